@@ -1,0 +1,32 @@
+#pragma once
+// Tiled algorithms: loop nests over the tiles of matrix views that submit one task
+// per tile operation through detail::task. They know nothing about where they run
+// (top level or inside a tile) and never wait. Arguments are checked by the callers.
+#include "../src/request_state.hpp"
+#include "grain/matrix.hpp"
+#include "grain/types.hpp"
+
+namespace grain::algorithms {
+
+using detail::Context;
+
+template <typename T>
+void gemm(const Context& ctx, Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta,
+          const Matrix<T>& C);
+template <typename T>
+void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
+          const Matrix<T>& B);
+template <typename T>
+void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, const Matrix<T>& C);
+template <typename T>
+void potrf(const Context& ctx, Uplo uplo, const Matrix<T>& A);
+template <typename T>
+void potrs(const Context& ctx, Uplo uplo, const Matrix<T>& A, const Matrix<T>& B);
+template <typename T>
+void getrf_nopiv(const Context& ctx, const Matrix<T>& A);
+template <typename T>
+void getrs_nopiv(const Context& ctx, const Matrix<T>& A, const Matrix<T>& B);
+
+inline Op transposed(Op op) { return op == Op::NoTrans ? Op::Trans : Op::NoTrans; }
+
+}  // namespace grain::algorithms

@@ -1,0 +1,34 @@
+// LU factorization without pivoting, right-looking: A = L U, L unit lower triangular.
+#include <algorithm>
+
+#include "../src/tasks.hpp"
+#include "algorithms.hpp"
+
+namespace grain::algorithms {
+
+using detail::tile;
+
+template <typename T>
+void getrf_nopiv(const Context& ctx, const Matrix<T>& A) {
+    const int kt = std::min(A.mt(), A.nt());
+    const int steps = std::max(A.mt(), A.nt());
+    for (int k = 0; k < kt; ++k) {
+        const int step_priority = 2 * (steps - k);
+        detail::task::getrf_nopiv<T>(ctx, tile(A, k, k), step_priority);
+        for (int m = k + 1; m < A.mt(); ++m)  // L(m,k) = A(m,k) U(k,k)^-1
+            detail::task::trsm(ctx, Side::Right, Uplo::Upper, Op::NoTrans, Diag::NonUnit, T(1), tile(A, k, k),
+                               tile(A, m, k), step_priority - (m - k));
+        for (int n = k + 1; n < A.nt(); ++n)  // U(k,n) = L(k,k)^-1 A(k,n)
+            detail::task::trsm(ctx, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), tile(A, k, k),
+                               tile(A, k, n), step_priority - (n - k));
+        for (int n = k + 1; n < A.nt(); ++n)
+            for (int m = k + 1; m < A.mt(); ++m)
+                detail::task::gemm(ctx, Op::NoTrans, Op::NoTrans, T(-1), tile(A, m, k), tile(A, k, n), T(1),
+                                   tile(A, m, n), step_priority - (n - k) - (m - k));
+    }
+}
+
+template void getrf_nopiv<float>(const Context&, const Matrix<float>&);
+template void getrf_nopiv<double>(const Context&, const Matrix<double>&);
+
+}  // namespace grain::algorithms

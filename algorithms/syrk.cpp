@@ -1,0 +1,34 @@
+// C = alpha op(A) op(A)^T + beta C on the uplo triangle of C
+#include "../src/tasks.hpp"
+#include "algorithms.hpp"
+
+namespace grain::algorithms {
+
+using detail::tile;
+
+template <typename T>
+void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, const Matrix<T>& C) {
+    auto op_a = [&](int r, int c) { return trans == Op::NoTrans ? tile(A, r, c) : tile(A, c, r); };
+    const int kt = trans == Op::NoTrans ? A.nt() : A.mt();
+    for (int n = 0; n < C.nt(); ++n) {
+        // The tiles of column n inside the uplo triangle, below or above the diagonal.
+        const int first = uplo == Uplo::Lower ? n + 1 : 0;
+        const int last = uplo == Uplo::Lower ? C.mt() : n;
+        if (kt == 0) {
+            detail::task::scale(ctx, false, uplo, beta, tile(C, n, n), 0);
+            for (int m = first; m < last; ++m) detail::task::scale(ctx, true, uplo, beta, tile(C, m, n), 0);
+        }
+        for (int k = 0; k < kt; ++k) {
+            const T step_beta = k == 0 ? beta : T(1);
+            detail::task::syrk(ctx, uplo, trans, alpha, op_a(n, k), step_beta, tile(C, n, n), 0);
+            for (int m = first; m < last; ++m)
+                detail::task::gemm(ctx, trans, transposed(trans), alpha, op_a(m, k), op_a(n, k), step_beta,
+                                   tile(C, m, n), 0);
+        }
+    }
+}
+
+template void syrk<float>(const Context&, Uplo, Op, float, const Matrix<float>&, float, const Matrix<float>&);
+template void syrk<double>(const Context&, Uplo, Op, double, const Matrix<double>&, double, const Matrix<double>&);
+
+}  // namespace grain::algorithms

@@ -1,0 +1,8 @@
+#pragma once
+// grain: tiled dense linear algebra on the StarPU task runtime.
+#include "errors.hpp"
+#include "matrix.hpp"
+#include "request.hpp"
+#include "routines.hpp"
+#include "runtime.hpp"
+#include "types.hpp"

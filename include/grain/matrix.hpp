@@ -1,0 +1,58 @@
+#pragma once
+// grain::Matrix<T>: an m x n matrix cut into nb x nb tiles (edge tiles are smaller).
+//
+// A Matrix is a view: copies and sub() share the same tiles, and a routine given a
+// view writes through it. The tiles either live in storage the matrix owns
+// (tile-contiguous, allocated through StarPU so it can be pinned) or in a user's
+// column-major array, which is then used in place and must outlive the matrix.
+// Each tile gets its StarPU handle when a routine first uses it; the last view to go
+// unregisters the handles, which brings the data back to the storage.
+#include <cstdint>
+#include <memory>
+
+namespace grain {
+
+namespace detail {
+template <typename T>
+class TileStorage;
+}
+
+template <typename T>
+class Matrix {
+public:
+    // An m x n matrix with nb x nb tiles in storage of its own (zero-filled).
+    Matrix(int64_t m, int64_t n, int nb);
+    // An m x n matrix over a user's column-major array a with leading dimension lda.
+    Matrix(int64_t m, int64_t n, int nb, T* a, int64_t lda);
+
+    int64_t m() const { return m_; }
+    int64_t n() const { return n_; }
+    int nb() const { return nb_; }
+    int mt() const { return mt_; }  // number of tile rows
+    int nt() const { return nt_; }  // number of tile columns
+    int tile_rows(int i) const;     // rows of tile row i
+    int tile_cols(int j) const;     // columns of tile column j
+
+    // Copy a column-major array (leading dimension lda) into the matrix, and back.
+    void from_lapack(const T* a, int64_t lda);
+    void to_lapack(T* a, int64_t lda) const;
+
+    // The view of tiles [i1, i2] x [j1, j2] (inclusive, as in SLATE).
+    Matrix sub(int i1, int i2, int j1, int j2) const;
+
+    // For grain's own layers: the shared tiles and this view's first tile.
+    detail::TileStorage<T>& storage() const { return *storage_; }
+    int first_tile_row() const { return i0_; }
+    int first_tile_col() const { return j0_; }
+
+private:
+    Matrix() = default;
+    std::shared_ptr<detail::TileStorage<T>> storage_;
+    int64_t m_ = 0, n_ = 0;
+    int nb_ = 0, mt_ = 0, nt_ = 0, i0_ = 0, j0_ = 0;
+};
+
+extern template class Matrix<float>;
+extern template class Matrix<double>;
+
+}  // namespace grain

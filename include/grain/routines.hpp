@@ -1,0 +1,102 @@
+#pragma once
+// grain routines, for T = float or double.
+//
+// Each routine has an asynchronous form (name_async: submits the tasks and returns a
+// Request) and a synchronous form returning info like LAPACK: 0 on success, i > 0 when
+// the factorization failed at global column i (1-based). Invalid arguments throw
+// grain::invalid_argument. All matrices of one call must have the same tile size.
+// Convenience overloads take column-major arrays (LAPACK layout), as Chameleon's
+// LAPACK-layout API does; they tile with default_tile_size().
+#include <cstdint>
+
+#include "matrix.hpp"
+#include "request.hpp"
+#include "types.hpp"
+
+namespace grain {
+
+// C = alpha op(A) op(B) + beta C
+template <typename T>
+Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta,
+                   Matrix<T>& C);
+template <typename T>
+int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta,
+         Matrix<T>& C);
+
+// B = alpha op(A)^-1 B (side Left) or alpha B op(A)^-1 (side Right), A triangular
+template <typename T>
+Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
+                   Matrix<T>& B);
+template <typename T>
+int trsm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B);
+
+// C = alpha op(A) op(A)^T + beta C, on the uplo triangle of C
+template <typename T>
+Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C);
+template <typename T>
+int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C);
+
+// Cholesky factorization A = L L^T (Lower) or U^T U (Upper), in place
+template <typename T>
+Request potrf_async(Uplo uplo, Matrix<T>& A);
+template <typename T>
+int potrf(Uplo uplo, Matrix<T>& A);
+
+// Solve A X = B with A factored by potrf; X overwrites B
+template <typename T>
+Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B);
+template <typename T>
+int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B);
+
+// Factor and solve. The synchronous form leaves B untouched when the factorization
+// fails (as LAPACK); the asynchronous form pipelines both, so B is then undefined.
+template <typename T>
+Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
+template <typename T>
+int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
+
+// LU factorization without pivoting, A = L U (L unit lower), in place; info is the
+// first exactly zero pivot
+template <typename T>
+Request getrf_nopiv_async(Matrix<T>& A);
+template <typename T>
+int getrf_nopiv(Matrix<T>& A);
+
+template <typename T>
+Request getrs_nopiv_async(const Matrix<T>& A, Matrix<T>& B);
+template <typename T>
+int getrs_nopiv(const Matrix<T>& A, Matrix<T>& B);
+
+template <typename T>
+Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B);
+template <typename T>
+int gesv_nopiv(Matrix<T>& A, Matrix<T>& B);
+
+// ---- LAPACK layout (column-major arrays) ----
+
+// Tile size of the LAPACK-layout overloads: GRAIN_NB if set, else 320.
+int default_tile_size();
+
+template <typename T>
+int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+         const T* b, int64_t ldb, T beta, T* c, int64_t ldc);
+template <typename T>
+int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
+         int64_t lda, T* b, int64_t ldb);
+template <typename T>
+int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c,
+         int64_t ldc);
+template <typename T>
+int potrf(Uplo uplo, int64_t n, T* a, int64_t lda);
+template <typename T>
+int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb);
+template <typename T>
+int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
+template <typename T>
+int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda);
+template <typename T>
+int getrs_nopiv(int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb);
+template <typename T>
+int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
+
+}  // namespace grain

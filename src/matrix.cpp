@@ -1,0 +1,117 @@
+#include "grain/matrix.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "grain/errors.hpp"
+#include "tile_storage.hpp"
+
+namespace grain {
+
+namespace {
+
+void check_dimensions(const char* routine, int64_t m, int64_t n, int nb) {
+    if (m < 0) throw invalid_argument(routine, "m", std::to_string(m), "must be >= 0");
+    if (n < 0) throw invalid_argument(routine, "n", std::to_string(n), "must be >= 0");
+    if (nb <= 0) throw invalid_argument(routine, "nb", std::to_string(nb), "must be > 0");
+    // StarPU describes a tile with 32-bit sizes; tile counts are ints.
+    if ((m + nb - 1) / nb > std::numeric_limits<int>::max() ||
+        (n + nb - 1) / nb > std::numeric_limits<int>::max())
+        throw invalid_argument(routine, "nb", std::to_string(nb), "too many tiles for this size");
+}
+
+void check_lda(const char* routine, const char* name, int64_t lda, int64_t m) {
+    if (lda < std::max<int64_t>(1, m))
+        throw invalid_argument(routine, name, std::to_string(lda),
+                               "must be >= max(1, m) = " + std::to_string(std::max<int64_t>(1, m)));
+    if (lda > std::numeric_limits<uint32_t>::max())
+        throw invalid_argument(routine, name, std::to_string(lda), "exceeds StarPU's 32-bit leading dimension");
+}
+
+// Copies each tile between the matrix and a column-major array. Registered tiles
+// are acquired first, so the copy sees (or replaces) their current contents.
+template <typename T, typename CopyTile>
+void for_each_tile(const Matrix<T>& A, enum starpu_data_access_mode mode, CopyTile copy) {
+    detail::TileStorage<T>& s = A.storage();
+    for (int j = 0; j < A.nt(); ++j) {
+        for (int i = 0; i < A.mt(); ++i) {
+            const int si = A.first_tile_row() + i, sj = A.first_tile_col() + j;
+            starpu_data_handle_t h = s.registered_handle(si, sj);
+            if (h) starpu_data_acquire(h, mode);
+            copy(i, j, s.tile_data(si, sj), s.tile_ld(si));
+            if (h) starpu_data_release(h);
+        }
+    }
+}
+
+}  // namespace
+
+template <typename T>
+Matrix<T>::Matrix(int64_t m, int64_t n, int nb) {
+    check_dimensions("grain::Matrix", m, n, nb);
+    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, nb);
+    m_ = m, n_ = n, nb_ = nb, mt_ = storage_->mt(), nt_ = storage_->nt();
+}
+
+template <typename T>
+Matrix<T>::Matrix(int64_t m, int64_t n, int nb, T* a, int64_t lda) {
+    check_dimensions("grain::Matrix", m, n, nb);
+    check_lda("grain::Matrix", "lda", lda, m);
+    if (a == nullptr && m > 0 && n > 0)
+        throw invalid_argument("grain::Matrix", "a", "nullptr", "must point to the matrix");
+    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, nb, a, lda);
+    m_ = m, n_ = n, nb_ = nb, mt_ = storage_->mt(), nt_ = storage_->nt();
+}
+
+template <typename T>
+int Matrix<T>::tile_rows(int i) const { return storage_->tile_rows(i0_ + i); }
+
+template <typename T>
+int Matrix<T>::tile_cols(int j) const { return storage_->tile_cols(j0_ + j); }
+
+template <typename T>
+void Matrix<T>::from_lapack(const T* a, int64_t lda) {
+    check_lda("grain::Matrix::from_lapack", "lda", lda, m_);
+    for_each_tile(*this, STARPU_W, [&](int i, int j, T* tile, int64_t ld) {
+        const T* source = a + int64_t(i) * nb_ + int64_t(j) * nb_ * lda;
+        if (source == tile && ld == lda) return;  // the matrix wraps this very array
+        for (int c = 0; c < tile_cols(j); ++c)
+            std::memcpy(tile + c * ld, source + c * lda, sizeof(T) * size_t(tile_rows(i)));
+    });
+}
+
+template <typename T>
+void Matrix<T>::to_lapack(T* a, int64_t lda) const {
+    check_lda("grain::Matrix::to_lapack", "lda", lda, m_);
+    for_each_tile(*this, STARPU_R, [&](int i, int j, const T* tile, int64_t ld) {
+        T* target = a + int64_t(i) * nb_ + int64_t(j) * nb_ * lda;
+        if (target == tile && ld == lda) return;
+        for (int c = 0; c < tile_cols(j); ++c)
+            std::memcpy(target + c * lda, tile + c * ld, sizeof(T) * size_t(tile_rows(i)));
+    });
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::sub(int i1, int i2, int j1, int j2) const {
+    const char* routine = "grain::Matrix::sub";
+    if (i1 < 0 || i1 >= mt_) throw invalid_argument(routine, "i1", std::to_string(i1), "must be in [0, mt)");
+    if (i2 < i1 || i2 >= mt_) throw invalid_argument(routine, "i2", std::to_string(i2), "must be in [i1, mt)");
+    if (j1 < 0 || j1 >= nt_) throw invalid_argument(routine, "j1", std::to_string(j1), "must be in [0, nt)");
+    if (j2 < j1 || j2 >= nt_) throw invalid_argument(routine, "j2", std::to_string(j2), "must be in [j1, nt)");
+    Matrix view;
+    view.storage_ = storage_;
+    view.nb_ = nb_;
+    view.i0_ = i0_ + i1, view.j0_ = j0_ + j1;
+    view.mt_ = i2 - i1 + 1, view.nt_ = j2 - j1 + 1;
+    view.m_ = 0, view.n_ = 0;
+    for (int i = 0; i < view.mt_; ++i) view.m_ += view.tile_rows(i);
+    for (int j = 0; j < view.nt_; ++j) view.n_ += view.tile_cols(j);
+    return view;
+}
+
+template class Matrix<float>;
+template class Matrix<double>;
+
+}  // namespace grain

@@ -1,0 +1,61 @@
+#include "request_state.hpp"
+
+#include <limits>
+
+#include "grain/errors.hpp"
+#include "grain/request.hpp"
+
+namespace grain {
+namespace detail {
+
+void RequestState::task_submitted() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++pending;
+}
+
+void RequestState::task_finished() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (--pending == 0) all_done.notify_all();
+}
+
+void RequestState::report_info(int64_t value) {
+    std::lock_guard<std::mutex> lock(mutex);
+    // The first failing column is the smallest one reported: later tiles may fail
+    // too once they are computed from the failed one.
+    if (value > 0 && (info == 0 || value < info)) info = value;
+}
+
+void RequestState::drain() {
+    std::unique_lock<std::mutex> lock(mutex);
+    all_done.wait(lock, [this] { return pending == 0; });
+}
+
+int RequestState::wait() {
+    drain();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (info > std::numeric_limits<int>::max())
+        throw runtime_error("grain: info " + std::to_string(info) + " does not fit in an int");
+    return static_cast<int>(info);
+}
+
+}  // namespace detail
+
+Request::Request() : state_(std::make_unique<detail::RequestState>()) {}
+
+Request::~Request() {
+    if (state_) state_->drain();
+}
+
+Request::Request(Request&& other) noexcept = default;
+
+Request& Request::operator=(Request&& other) noexcept {
+    if (this != &other) {
+        if (state_) state_->drain();
+        state_ = std::move(other.state_);
+    }
+    return *this;
+}
+
+int Request::wait() { return state_ ? state_->wait() : 0; }
+
+}  // namespace grain

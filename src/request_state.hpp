@@ -1,0 +1,28 @@
+#pragma once
+// What a Request tracks: its tasks still to run, and the first failure any of them
+// reported (LAPACK info, 1-based global column).
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+namespace grain::detail {
+
+struct RequestState {
+    void task_submitted();
+    void task_finished();  // called by StarPU workers (task callback)
+    void report_info(int64_t info);
+    void drain();  // blocks until no task is pending
+    int wait();    // drain(), then info
+
+    std::mutex mutex;
+    std::condition_variable all_done;
+    int64_t pending = 0;
+    int64_t info = 0;
+};
+
+// How an algorithm submits: the request its tasks belong to.
+struct Context {
+    RequestState* request;
+};
+
+}  // namespace grain::detail

@@ -1,0 +1,368 @@
+// Public routines: argument checks, then the algorithms on one Request.
+#include "grain/routines.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <string>
+
+#include "../algorithms/algorithms.hpp"
+#include "grain/errors.hpp"
+#include "grain/runtime.hpp"
+
+namespace grain {
+
+namespace {
+
+using detail::Context;
+
+std::string text(int64_t value) { return std::to_string(value); }
+
+void require(bool ok, const char* routine, const std::string& argument, const std::string& value,
+             const std::string& why) {
+    if (!ok) throw invalid_argument(routine, argument, value, why);
+}
+
+void require_runtime(const char* routine) {
+    if (!Runtime::active())
+        throw runtime_error(std::string(routine) + ": no grain::Runtime is alive; create one first");
+}
+
+template <typename T>
+void require_same_tiles(const char* routine, const Matrix<T>& A, const char* name, const Matrix<T>& X) {
+    require(X.nb() == A.nb(), routine, std::string(name) + ".nb", text(X.nb()),
+            "must equal A.nb = " + text(A.nb()) + " (one tile size per call)");
+}
+
+// An output must not share tiles with another operand of the same call.
+template <typename T>
+void require_disjoint(const char* routine, const Matrix<T>& out, const char* out_name, const Matrix<T>& in,
+                      const char* in_name) {
+    if (&out.storage() != &in.storage()) return;
+    const bool rows = out.first_tile_row() < in.first_tile_row() + in.mt() &&
+                      in.first_tile_row() < out.first_tile_row() + out.mt();
+    const bool cols = out.first_tile_col() < in.first_tile_col() + in.nt() &&
+                      in.first_tile_col() < out.first_tile_col() + out.nt();
+    require(!(rows && cols), routine, out_name, "a view overlapping " + std::string(in_name),
+            "an output must not share tiles with another argument");
+}
+
+template <typename T>
+void require_square(const char* routine, const char* name, const Matrix<T>& A) {
+    require(A.m() == A.n(), routine, std::string(name) + ".n", text(A.n()),
+            "must equal " + std::string(name) + ".m = " + text(A.m()) + " (square matrix)");
+}
+
+void require_rows(const char* routine, const char* name, int64_t rows, int64_t expected, const std::string& what) {
+    require(rows == expected, routine, name, text(rows), "must equal " + what + " = " + text(expected));
+}
+
+template <typename T>
+void check_gemm(const char* routine, Op transa, Op transb, const Matrix<T>& A, const Matrix<T>& B,
+                const Matrix<T>& C) {
+    require_runtime(routine);
+    require_same_tiles(routine, A, "B", B);
+    require_same_tiles(routine, A, "C", C);
+    const int64_t am = transa == Op::NoTrans ? A.m() : A.n(), ak = transa == Op::NoTrans ? A.n() : A.m();
+    const int64_t bk = transb == Op::NoTrans ? B.m() : B.n(), bn = transb == Op::NoTrans ? B.n() : B.m();
+    require_rows(routine, "rows of op(B)", bk, ak, "columns of op(A)");
+    require_rows(routine, "C.m", C.m(), am, "rows of op(A)");
+    require_rows(routine, "C.n", C.n(), bn, "columns of op(B)");
+    require_disjoint(routine, C, "C", A, "A");
+    require_disjoint(routine, C, "C", B, "B");
+}
+
+template <typename T>
+void check_trsm(const char* routine, Side side, const Matrix<T>& A, const Matrix<T>& B) {
+    require_runtime(routine);
+    require_same_tiles(routine, A, "B", B);
+    require_square(routine, "A", A);
+    if (side == Side::Left)
+        require_rows(routine, "B.m", B.m(), A.m(), "the order of A");
+    else
+        require_rows(routine, "B.n", B.n(), A.m(), "the order of A");
+    require_disjoint(routine, B, "B", A, "A");
+}
+
+template <typename T>
+void check_solve(const char* routine, const Matrix<T>& A, const Matrix<T>& B) {
+    require_runtime(routine);
+    require_same_tiles(routine, A, "B", B);
+    require_square(routine, "A", A);
+    require_rows(routine, "B.m", B.m(), A.n(), "the order of A");
+    require_disjoint(routine, B, "B", A, "A");
+}
+
+// A user's column-major array as a matrix, checked under the routine's name.
+template <typename T>
+Matrix<T> wrap(const char* routine, const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld) {
+    require(ld >= std::max<int64_t>(1, rows), routine, ld_name, text(ld),
+            "must be >= max(1, " + text(rows) + ")");
+    // Read-only arguments are only ever accessed in read mode.
+    return Matrix<T>(rows, cols, default_tile_size(), const_cast<T*>(a), ld);
+}
+
+void require_size(const char* routine, const char* name, int64_t value) {
+    require(value >= 0, routine, name, text(value), "must be >= 0");
+}
+
+}  // namespace
+
+int default_tile_size() {
+    const char* env = std::getenv("GRAIN_NB");
+    if (!env || !*env) return 320;
+    char* end = nullptr;
+    errno = 0;
+    const long nb = std::strtol(env, &end, 10);
+    if (*end != '\0' || errno != 0 || nb <= 0 || nb > 1 << 16)
+        throw invalid_argument("grain::default_tile_size", "GRAIN_NB", env, "must be a positive integer");
+    return static_cast<int>(nb);
+}
+
+// ---- tiled matrices ----
+
+template <typename T>
+Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
+    check_gemm("grain::gemm", transa, transb, A, B, C);
+    Request request;
+    algorithms::gemm(Context{&request.state()}, transa, transb, alpha, A, B, beta, C);
+    return request;
+}
+
+template <typename T>
+int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
+    return gemm_async(transa, transb, alpha, A, B, beta, C).wait();
+}
+
+template <typename T>
+Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
+    check_trsm("grain::trsm", side, A, B);
+    Request request;
+    algorithms::trsm(Context{&request.state()}, side, uplo, trans, diag, alpha, A, B);
+    return request;
+}
+
+template <typename T>
+int trsm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
+    return trsm_async(side, uplo, trans, diag, alpha, A, B).wait();
+}
+
+template <typename T>
+Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
+    const char* routine = "grain::syrk";
+    require_runtime(routine);
+    require_same_tiles(routine, A, "C", C);
+    require_square(routine, "C", C);
+    require_rows(routine, "rows of op(A)", trans == Op::NoTrans ? A.m() : A.n(), C.m(), "the order of C");
+    require_disjoint(routine, C, "C", A, "A");
+    Request request;
+    algorithms::syrk(Context{&request.state()}, uplo, trans, alpha, A, beta, C);
+    return request;
+}
+
+template <typename T>
+int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
+    return syrk_async(uplo, trans, alpha, A, beta, C).wait();
+}
+
+template <typename T>
+Request potrf_async(Uplo uplo, Matrix<T>& A) {
+    require_runtime("grain::potrf");
+    require_square("grain::potrf", "A", A);
+    Request request;
+    algorithms::potrf(Context{&request.state()}, uplo, A);
+    return request;
+}
+
+template <typename T>
+int potrf(Uplo uplo, Matrix<T>& A) {
+    return potrf_async(uplo, A).wait();
+}
+
+template <typename T>
+Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
+    check_solve("grain::potrs", A, B);
+    Request request;
+    algorithms::potrs(Context{&request.state()}, uplo, A, B);
+    return request;
+}
+
+template <typename T>
+int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
+    return potrs_async(uplo, A, B).wait();
+}
+
+template <typename T>
+Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
+    check_solve("grain::posv", A, B);
+    Request request;
+    const Context ctx{&request.state()};
+    algorithms::potrf(ctx, uplo, A);
+    algorithms::potrs(ctx, uplo, A, B);
+    return request;
+}
+
+template <typename T>
+int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
+    check_solve("grain::posv", A, B);
+    const int info = potrf(uplo, A);
+    return info != 0 ? info : potrs(uplo, A, B);
+}
+
+template <typename T>
+Request getrf_nopiv_async(Matrix<T>& A) {
+    require_runtime("grain::getrf_nopiv");
+    Request request;
+    algorithms::getrf_nopiv(Context{&request.state()}, A);
+    return request;
+}
+
+template <typename T>
+int getrf_nopiv(Matrix<T>& A) {
+    return getrf_nopiv_async(A).wait();
+}
+
+template <typename T>
+Request getrs_nopiv_async(const Matrix<T>& A, Matrix<T>& B) {
+    check_solve("grain::getrs_nopiv", A, B);
+    Request request;
+    algorithms::getrs_nopiv(Context{&request.state()}, A, B);
+    return request;
+}
+
+template <typename T>
+int getrs_nopiv(const Matrix<T>& A, Matrix<T>& B) {
+    return getrs_nopiv_async(A, B).wait();
+}
+
+template <typename T>
+Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
+    check_solve("grain::gesv_nopiv", A, B);
+    Request request;
+    const Context ctx{&request.state()};
+    algorithms::getrf_nopiv(ctx, A);
+    algorithms::getrs_nopiv(ctx, A, B);
+    return request;
+}
+
+template <typename T>
+int gesv_nopiv(Matrix<T>& A, Matrix<T>& B) {
+    check_solve("grain::gesv_nopiv", A, B);
+    const int info = getrf_nopiv(A);
+    return info != 0 ? info : getrs_nopiv(A, B);
+}
+
+// ---- LAPACK layout ----
+
+template <typename T>
+int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+         int64_t ldb, T beta, T* c, int64_t ldc) {
+    const char* routine = "grain::gemm";
+    require_size(routine, "m", m), require_size(routine, "n", n), require_size(routine, "k", k);
+    const bool na = transa == Op::NoTrans, nb = transb == Op::NoTrans;
+    const Matrix<T> A = wrap(routine, "lda", na ? m : k, na ? k : m, a, lda);
+    const Matrix<T> B = wrap(routine, "ldb", nb ? k : n, nb ? n : k, b, ldb);
+    Matrix<T> C = wrap(routine, "ldc", m, n, c, ldc);
+    return gemm(transa, transb, alpha, A, B, beta, C);
+}
+
+template <typename T>
+int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, T* b,
+         int64_t ldb) {
+    const char* routine = "grain::trsm";
+    require_size(routine, "m", m), require_size(routine, "n", n);
+    const int64_t order = side == Side::Left ? m : n;
+    const Matrix<T> A = wrap(routine, "lda", order, order, a, lda);
+    Matrix<T> B = wrap(routine, "ldb", m, n, b, ldb);
+    return trsm(side, uplo, trans, diag, alpha, A, B);
+}
+
+template <typename T>
+int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c, int64_t ldc) {
+    const char* routine = "grain::syrk";
+    require_size(routine, "n", n), require_size(routine, "k", k);
+    const bool na = trans == Op::NoTrans;
+    const Matrix<T> A = wrap(routine, "lda", na ? n : k, na ? k : n, a, lda);
+    Matrix<T> C = wrap(routine, "ldc", n, n, c, ldc);
+    return syrk(uplo, trans, alpha, A, beta, C);
+}
+
+template <typename T>
+int potrf(Uplo uplo, int64_t n, T* a, int64_t lda) {
+    require_size("grain::potrf", "n", n);
+    Matrix<T> A = wrap("grain::potrf", "lda", n, n, a, lda);
+    return potrf(uplo, A);
+}
+
+template <typename T>
+int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
+    require_size("grain::potrs", "n", n), require_size("grain::potrs", "nrhs", nrhs);
+    const Matrix<T> A = wrap("grain::potrs", "lda", n, n, a, lda);
+    Matrix<T> B = wrap("grain::potrs", "ldb", n, nrhs, b, ldb);
+    return potrs(uplo, A, B);
+}
+
+template <typename T>
+int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
+    require_size("grain::posv", "n", n), require_size("grain::posv", "nrhs", nrhs);
+    Matrix<T> A = wrap("grain::posv", "lda", n, n, a, lda);
+    Matrix<T> B = wrap("grain::posv", "ldb", n, nrhs, b, ldb);
+    return posv(uplo, A, B);
+}
+
+template <typename T>
+int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda) {
+    require_size("grain::getrf_nopiv", "m", m), require_size("grain::getrf_nopiv", "n", n);
+    Matrix<T> A = wrap("grain::getrf_nopiv", "lda", m, n, a, lda);
+    return getrf_nopiv(A);
+}
+
+template <typename T>
+int getrs_nopiv(int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
+    require_size("grain::getrs_nopiv", "n", n), require_size("grain::getrs_nopiv", "nrhs", nrhs);
+    const Matrix<T> A = wrap("grain::getrs_nopiv", "lda", n, n, a, lda);
+    Matrix<T> B = wrap("grain::getrs_nopiv", "ldb", n, nrhs, b, ldb);
+    return getrs_nopiv(A, B);
+}
+
+template <typename T>
+int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
+    require_size("grain::gesv_nopiv", "n", n), require_size("grain::gesv_nopiv", "nrhs", nrhs);
+    Matrix<T> A = wrap("grain::gesv_nopiv", "lda", n, n, a, lda);
+    Matrix<T> B = wrap("grain::gesv_nopiv", "ldb", n, nrhs, b, ldb);
+    return gesv_nopiv(A, B);
+}
+
+#define GRAIN_INSTANTIATE(T)                                                                                    \
+    template Request gemm_async<T>(Op, Op, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&);               \
+    template int gemm<T>(Op, Op, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&);                         \
+    template Request trsm_async<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                      \
+    template int trsm<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                                \
+    template Request syrk_async<T>(Uplo, Op, T, const Matrix<T>&, T, Matrix<T>&);                               \
+    template int syrk<T>(Uplo, Op, T, const Matrix<T>&, T, Matrix<T>&);                                         \
+    template Request potrf_async<T>(Uplo, Matrix<T>&);                                                          \
+    template int potrf<T>(Uplo, Matrix<T>&);                                                                    \
+    template Request potrs_async<T>(Uplo, const Matrix<T>&, Matrix<T>&);                                        \
+    template int potrs<T>(Uplo, const Matrix<T>&, Matrix<T>&);                                                  \
+    template Request posv_async<T>(Uplo, Matrix<T>&, Matrix<T>&);                                               \
+    template int posv<T>(Uplo, Matrix<T>&, Matrix<T>&);                                                         \
+    template Request getrf_nopiv_async<T>(Matrix<T>&);                                                          \
+    template int getrf_nopiv<T>(Matrix<T>&);                                                                    \
+    template Request getrs_nopiv_async<T>(const Matrix<T>&, Matrix<T>&);                                        \
+    template int getrs_nopiv<T>(const Matrix<T>&, Matrix<T>&);                                                  \
+    template Request gesv_nopiv_async<T>(Matrix<T>&, Matrix<T>&);                                               \
+    template int gesv_nopiv<T>(Matrix<T>&, Matrix<T>&);                                                         \
+    template int gemm<T>(Op, Op, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, T*,    \
+                         int64_t);                                                                              \
+    template int trsm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);            \
+    template int syrk<T>(Uplo, Op, int64_t, int64_t, T, const T*, int64_t, T, T*, int64_t);                     \
+    template int potrf<T>(Uplo, int64_t, T*, int64_t);                                                          \
+    template int potrs<T>(Uplo, int64_t, int64_t, const T*, int64_t, T*, int64_t);                              \
+    template int posv<T>(Uplo, int64_t, int64_t, T*, int64_t, T*, int64_t);                                     \
+    template int getrf_nopiv<T>(int64_t, int64_t, T*, int64_t);                                                 \
+    template int getrs_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t);                              \
+    template int gesv_nopiv<T>(int64_t, int64_t, T*, int64_t, T*, int64_t);
+GRAIN_INSTANTIATE(float)
+GRAIN_INSTANTIATE(double)
+#undef GRAIN_INSTANTIATE
+
+}  // namespace grain

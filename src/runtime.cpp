@@ -1,0 +1,131 @@
+#include "grain/runtime.hpp"
+
+#include <starpu.h>
+
+#include <cblas.h>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "grain/errors.hpp"
+#include "tile_storage.hpp"
+
+namespace grain {
+
+namespace {
+
+// StarPU is one runtime per process; so is its grain::Runtime.
+std::mutex runtime_mutex;
+bool runtime_alive = false;
+std::set<detail::HandleOwner*> handle_owners;
+
+// The first of the variables that is set, as an integer; fallback if none is.
+int env_int(std::initializer_list<const char*> names, int fallback) {
+    for (const char* name : names) {
+        const char* text = std::getenv(name);
+        if (!text || !*text) continue;
+        char* end = nullptr;
+        errno = 0;
+        long value = std::strtol(text, &end, 10);
+        if (*end != '\0' || errno != 0 || value < 0 || value > 1 << 20)
+            throw invalid_argument("grain::Runtime", name, text, "must be a non-negative integer");
+        return static_cast<int>(value);
+    }
+    return fallback;
+}
+
+std::string env_string(std::initializer_list<const char*> names, const std::string& fallback) {
+    for (const char* name : names) {
+        const char* text = std::getenv(name);
+        if (text && *text) return text;
+    }
+    return fallback;
+}
+
+}  // namespace
+
+namespace detail {
+
+void enlist_handle_owner(HandleOwner* owner) {
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    if (!runtime_alive)
+        throw runtime_error("grain: no grain::Runtime is alive; create one before using grain routines");
+    handle_owners.insert(owner);
+}
+
+void delist_handle_owner(HandleOwner* owner) {
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    handle_owners.erase(owner);
+}
+
+}  // namespace detail
+
+Runtime::Runtime() : Runtime(RuntimeOptions{}) {}
+
+Runtime::Runtime(const RuntimeOptions& options) {
+    if (options.ncpu < -1 || options.ncpu == 0)
+        throw invalid_argument("grain::Runtime", "ncpu", std::to_string(options.ncpu),
+                               "must be positive, or -1 for the default");
+    if (options.ngpu < -1)
+        throw invalid_argument("grain::Runtime", "ngpu", std::to_string(options.ngpu),
+                               "must be >= 0, or -1 for the default");
+    const int ncpu = options.ncpu > 0 ? options.ncpu : env_int({"GRAIN_NCPU", "STARPU_NCPU"}, -1);
+    const int ngpu = options.ngpu >= 0 ? options.ngpu : env_int({"GRAIN_NGPU", "STARPU_NCUDA"}, 0);
+    sched_ = !options.sched.empty() ? options.sched : env_string({"GRAIN_SCHED", "STARPU_SCHED"}, "prio");
+    if (ncpu == 0)
+        throw invalid_argument("grain::Runtime", "ncpu", "0", "at least one CPU worker is needed");
+    if (ngpu > 0)
+        throw invalid_argument("grain::Runtime", "ngpu", std::to_string(ngpu),
+                               "this build of grain has no GPU kernels");
+
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    if (runtime_alive) throw runtime_error("grain::Runtime: another grain::Runtime is alive in this process");
+
+    struct starpu_conf conf;
+    starpu_conf_init(&conf);
+    // grain resolved the worker counts and the scheduler from its options and from
+    // both GRAIN_* and STARPU_* variables already.
+    conf.precedence_over_environment_variables = 1;
+    conf.ncpus = ncpu;
+    conf.ncuda = 0;
+    conf.nopencl = 0;
+    conf.sched_policy_name = sched_.c_str();
+    const int ret = starpu_init(&conf);
+    if (ret != 0)
+        throw runtime_error(std::string("grain::Runtime: starpu_init failed: ") + std::strerror(-ret));
+    ncpu_ = static_cast<int>(starpu_cpu_worker_get_count());
+    ngpu_ = 0;
+    if (ncpu_ == 0) {
+        starpu_shutdown();
+        throw runtime_error("grain::Runtime: StarPU started no CPU worker");
+    }
+    // Each task runs single-threaded BLAS, so that workers do not oversubscribe the
+    // cores; OpenBLAS's thread count is process-wide, so it is restored at the end.
+    saved_blas_threads_ = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    runtime_alive = true;
+}
+
+Runtime::~Runtime() {
+    std::set<detail::HandleOwner*> owners;
+    {
+        std::lock_guard<std::mutex> lock(runtime_mutex);
+        owners.swap(handle_owners);
+    }
+    starpu_task_wait_for_all();
+    for (detail::HandleOwner* owner : owners) owner->runtime_ending();
+    starpu_shutdown();
+    openblas_set_num_threads(saved_blas_threads_);
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    runtime_alive = false;
+}
+
+bool Runtime::active() {
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    return runtime_alive;
+}
+
+}  // namespace grain

@@ -1,0 +1,623 @@
+// grain_testing: times grain routines, checks their residuals, and compares them
+// with the threaded vendor BLAS/LAPACK in the same process. One table of operations.
+#include <grain/grain.hpp>
+#include <starpu.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "src/kernels/blas.hpp"
+
+namespace {
+
+using grain::Diag;
+using grain::Op;
+using grain::Side;
+using grain::Uplo;
+namespace blas = grain::blas;
+
+// ---------------------------------------------------------------- options
+
+struct Options {
+    std::string op;
+    std::vector<char> precisions{'d'};
+    std::vector<int64_t> m, n, k, nrhs{1}, nb{320};
+    int niter = 1;
+    bool check = false;
+    bool vendor = false;
+    bool human = false;
+    int threads = -1;
+    int gpus = -1;
+    std::string sched;
+    uint64_t seed = 42;
+    Uplo uplo = Uplo::Lower;
+};
+
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+const char* usage_text =
+    "usage: grain_testing -o OP [options]\n"
+    "  -o, --op OP          gemm, trsm, syrk, potrf, potrs, posv, getrf_nopiv, gesv_nopiv\n"
+    "  -p, --precision P    s, d, or a list (s,d)            [d]\n"
+    "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
+    "      --nrhs LIST      right-hand sides                 [1]\n"
+    "  -b, --nb LIST        tile sizes                       [320]\n"
+    "      --niter N        runs of each case                [1]\n"
+    "      --check          check each result by its residual\n"
+    "      --vendor         also time the threaded OpenBLAS/LAPACKE routine\n"
+    "      --uplo L|U       triangle for potrf/potrs/posv/syrk [L]\n"
+    "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
+    "  -g, --gpus N         GPUs                             [0]\n"
+    "      --sched NAME     StarPU scheduler                 [GRAIN_SCHED, STARPU_SCHED, prio]\n"
+    "      --seed N         random seed                      [42]\n"
+    "  -H                   aligned human-readable columns (default: ';'-separated)\n";
+
+int64_t parse_int(const std::string& option, const std::string& text, int64_t min) {
+    size_t used = 0;
+    long long value = 0;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || value < min)
+        throw usage_error("invalid value '" + text + "' for " + option + ": expected an integer >= " +
+                          std::to_string(min));
+    return value;
+}
+
+// "a,b,c", each item a value or an inclusive range start:end[:step].
+std::vector<int64_t> parse_list(const std::string& option, const std::string& text, int64_t min) {
+    std::vector<int64_t> values;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        const size_t c1 = item.find(':');
+        if (c1 == std::string::npos) {
+            values.push_back(parse_int(option, item, min));
+        } else {
+            const size_t c2 = item.find(':', c1 + 1);
+            const int64_t first = parse_int(option, item.substr(0, c1), min);
+            const int64_t last = parse_int(option, item.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1), min);
+            const int64_t step = c2 == std::string::npos ? 1 : parse_int(option, item.substr(c2 + 1), 1);
+            if (last < first) throw usage_error("invalid range '" + item + "' for " + option + ": end < start");
+            for (int64_t v = first; v <= last; v += step) values.push_back(v);
+        }
+        start = comma + 1;
+    }
+    return values;
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    bool m_set = false, k_set = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw usage_error("missing value for " + arg);
+            return argv[++i];
+        };
+        if (arg == "-h" || arg == "--help") {
+            std::fputs(usage_text, stdout);
+            std::exit(0);
+        } else if (arg == "-o" || arg == "--op") {
+            o.op = value();
+        } else if (arg == "-p" || arg == "--precision") {
+            const std::string v = value();
+            o.precisions.clear();
+            for (size_t j = 0; j < v.size(); j += 2) {
+                if ((v[j] != 's' && v[j] != 'd') || (j + 1 < v.size() && v[j + 1] != ','))
+                    throw usage_error("invalid value '" + v + "' for " + arg + ": expected s, d or s,d");
+                o.precisions.push_back(v[j]);
+            }
+            if (o.precisions.empty()) throw usage_error("invalid value '' for " + arg);
+        } else if (arg == "-m") {
+            o.m = parse_list(arg, value(), 1), m_set = true;
+        } else if (arg == "-n") {
+            o.n = parse_list(arg, value(), 1);
+        } else if (arg == "-k") {
+            o.k = parse_list(arg, value(), 1), k_set = true;
+        } else if (arg == "--nrhs") {
+            o.nrhs = parse_list(arg, value(), 1);
+        } else if (arg == "-b" || arg == "--nb") {
+            o.nb = parse_list(arg, value(), 1);
+        } else if (arg == "--niter") {
+            o.niter = int(parse_int(arg, value(), 1));
+        } else if (arg == "--check") {
+            o.check = true;
+        } else if (arg == "--vendor") {
+            o.vendor = true;
+        } else if (arg == "-H") {
+            o.human = true;
+        } else if (arg == "--uplo") {
+            const std::string v = value();
+            if (v != "L" && v != "U") throw usage_error("invalid value '" + v + "' for --uplo: expected L or U");
+            o.uplo = v == "L" ? Uplo::Lower : Uplo::Upper;
+        } else if (arg == "-t" || arg == "--threads") {
+            o.threads = int(parse_int(arg, value(), 1));
+        } else if (arg == "-g" || arg == "--gpus") {
+            o.gpus = int(parse_int(arg, value(), 0));
+        } else if (arg == "--sched") {
+            o.sched = value();
+        } else if (arg == "--seed") {
+            o.seed = uint64_t(parse_int(arg, value(), 0));
+        } else {
+            throw usage_error("unknown option " + arg);
+        }
+    }
+    if (o.op.empty()) throw usage_error("missing -o/--op");
+    if (o.n.empty()) throw usage_error("missing -n");
+    if (!m_set) o.m = {0};  // 0: same as n
+    if (!k_set) o.k = {0};  // 0: same as n
+    return o;
+}
+
+// ---------------------------------------------------------------- helpers
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <typename F>
+double timed(F&& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return seconds_since(t0);
+}
+
+// Vendor BLAS runs with StarPU's workers paused (they would spin on the cores
+// otherwise) and with one BLAS thread per worker, restored afterwards.
+class VendorSection {
+public:
+    explicit VendorSection(int threads) {
+        starpu_pause();
+        openblas_set_num_threads(threads);
+    }
+    ~VendorSection() {
+        openblas_set_num_threads(1);
+        starpu_resume();
+    }
+};
+
+template <typename T>
+struct Array {  // a column-major m x n array
+    int64_t m = 0, n = 0;
+    std::vector<T> a;
+    Array() = default;
+    Array(int64_t rows, int64_t cols) : m(rows), n(cols), a(size_t(rows * cols)) {}
+    T* data() { return a.data(); }
+    const T* data() const { return a.data(); }
+    int ld() const { return int(std::max<int64_t>(1, m)); }
+    T& operator()(int64_t i, int64_t j) { return a[size_t(i + j * m)]; }
+    T operator()(int64_t i, int64_t j) const { return a[size_t(i + j * m)]; }
+};
+
+enum class Kind { General, Spd, DiagonallyDominant, LowerTriangular };
+
+template <typename T>
+Array<T> random_array(int64_t m, int64_t n, Kind kind, std::mt19937_64& rng) {
+    Array<T> x(m, n);
+    std::uniform_real_distribution<double> uniform(-0.5, 0.5);
+    for (T& v : x.a) v = T(uniform(rng));
+    const T shift = T(std::max(m, n));
+    if (kind == Kind::Spd)
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < j; ++i) x(i, j) = x(j, i);
+    if (kind == Kind::LowerTriangular)
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < j; ++i) x(i, j) = 0;
+    if (kind != Kind::General)
+        for (int64_t i = 0; i < std::min(m, n); ++i) x(i, i) += shift;
+    return x;
+}
+
+template <typename T>
+grain::Matrix<T> tiles_of(const Array<T>& x, int nb) {
+    grain::Matrix<T> A(x.m, x.n, nb);
+    A.from_lapack(x.data(), x.ld());
+    return A;
+}
+
+template <typename T>
+T norm(char which, const Array<T>& x) {
+    return x.m == 0 || x.n == 0 ? T(0) : blas::lange(which, int(x.m), int(x.n), x.data(), x.ld());
+}
+
+template <typename T>
+Array<T> minus(const Array<T>& x, const Array<T>& y) {
+    Array<T> r = x;
+    for (size_t i = 0; i < r.a.size(); ++i) r.a[i] -= y.a[i];
+    return r;
+}
+
+// ||op(A) X - alpha B||_inf / (||A||_inf ||X||_inf N eps)
+template <typename T>
+double solve_residual(Side side, Op trans, const Array<T>& A, const Array<T>& X, T alpha, const Array<T>& B) {
+    Array<T> R = B;
+    for (T& v : R.a) v *= alpha;
+    const int m = int(X.m), n = int(X.n), order = side == Side::Left ? m : n;
+    if (side == Side::Left)
+        blas::gemm(trans, Op::NoTrans, m, n, m, T(1), A.data(), A.ld(), X.data(), X.ld(), T(-1), R.data(), R.ld());
+    else
+        blas::gemm(Op::NoTrans, trans, m, n, n, T(1), X.data(), X.ld(), A.data(), A.ld(), T(-1), R.data(), R.ld());
+    const double eps = std::numeric_limits<T>::epsilon();
+    const double denominator = double(norm('I', A)) * double(norm('I', X)) * order * eps;
+    return denominator > 0 ? double(norm('I', R)) / denominator : double(norm('I', R));
+}
+
+// ||A - F||_1 / (||A||_1 N eps), F the product of the computed factors
+template <typename T>
+double factor_residual(const Array<T>& A, const Array<T>& F) {
+    const double eps = std::numeric_limits<T>::epsilon();
+    const double denominator = double(norm('1', A)) * std::max(A.m, A.n) * eps;
+    return double(norm('1', minus(A, F))) / denominator;
+}
+
+// L L^T (Lower) or U^T U (Upper) from the factored array
+template <typename T>
+Array<T> cholesky_product(Uplo uplo, const Array<T>& factored) {
+    const int64_t n = factored.n;
+    Array<T> L(n, n);  // the lower factor, explicitly
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = j; i < n; ++i) L(i, j) = uplo == Uplo::Lower ? factored(i, j) : factored(j, i);
+    Array<T> P(n, n);
+    if (n > 0)
+        blas::gemm(Op::NoTrans, Op::Trans, int(n), int(n), int(n), T(1), L.data(), L.ld(), L.data(), L.ld(), T(0),
+                   P.data(), P.ld());
+    return P;
+}
+
+// L U from the factored m x n array (L unit lower m x mn, U upper mn x n)
+template <typename T>
+Array<T> lu_product(const Array<T>& factored) {
+    const int64_t m = factored.m, n = factored.n, mn = std::min(m, n);
+    Array<T> L(m, mn), U(mn, n), P(m, n);
+    for (int64_t j = 0; j < mn; ++j)
+        for (int64_t i = j; i < m; ++i) L(i, j) = i == j ? T(1) : factored(i, j);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i <= std::min(j, mn - 1); ++i) U(i, j) = factored(i, j);
+    if (mn > 0)
+        blas::gemm(Op::NoTrans, Op::NoTrans, int(m), int(n), int(mn), T(1), L.data(), L.ld(), U.data(), U.ld(), T(0),
+                   P.data(), P.ld());
+    return P;
+}
+
+// ---------------------------------------------------------------- operations
+
+struct Case {
+    char precision;
+    int64_t m, n, k, nrhs;
+    int nb;
+};
+
+struct Result {
+    double time = 0, flops = 0;
+    double vendor_time = 0;
+    double residual = 0;
+    int info = 0;
+};
+
+struct Run {
+    const Options& options;
+    const Case& c;
+    std::mt19937_64& rng;
+    int threads;
+};
+
+double potrf_flops(double n) { return n * n * n / 3 + n * n / 2 + n / 6; }
+double getrf_flops(double m, double n) {
+    if (m < n) std::swap(m, n);
+    return m * n * n - n * n * n / 3 - n * n / 2 + 5 * n / 6;
+}
+double solve_flops(double n, double nrhs) { return 2 * n * n * nrhs; }
+
+template <typename T>
+Result run_gemm(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5), beta = T(-0.5);
+    const Array<T> A = random_array<T>(c.m, c.k, Kind::General, r.rng);
+    const Array<T> B = random_array<T>(c.k, c.n, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    Result res;
+    res.flops = 2.0 * c.m * c.n * c.k;
+    grain::Matrix<T> tA = tiles_of(A, c.nb), tB = tiles_of(B, c.nb), tC = tiles_of(C0, c.nb);
+    res.time = timed([&] { res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, tA, tB, beta, tC); });
+    Array<T> C(c.m, c.n);
+    tC.to_lapack(C.data(), C.ld());
+    if (r.options.vendor || r.options.check) {
+        Array<T> ref = C0;
+        VendorSection vendor(r.threads);
+        const double t = timed([&] {
+            blas::gemm(Op::NoTrans, Op::NoTrans, int(c.m), int(c.n), int(c.k), alpha, A.data(), A.ld(), B.data(),
+                       B.ld(), beta, ref.data(), ref.ld());
+        });
+        res.vendor_time = t;
+        // ||C - Cref||_max / ((|alpha| max(||A||, ||B||) + |beta| ||C0||) K eps)
+        const double eps = std::numeric_limits<T>::epsilon();
+        const double scale = (std::abs(alpha) * std::max(norm('M', A), norm('M', B)) + std::abs(beta) * norm('M', C0)) *
+                             double(std::max<int64_t>(1, c.k)) * eps;
+        res.residual = norm('M', minus(C, ref)) / scale;
+    }
+    return res;
+}
+
+template <typename T>
+Result run_trsm(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5);
+    const Array<T> A = random_array<T>(c.m, c.m, Kind::LowerTriangular, r.rng);
+    const Array<T> B = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    Result res;
+    res.flops = double(c.m) * c.m * c.n;
+    grain::Matrix<T> tA = tiles_of(A, c.nb), tB = tiles_of(B, c.nb);
+    res.time = timed([&] {
+        res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, tA, tB);
+    });
+    Array<T> X(c.m, c.n);
+    tB.to_lapack(X.data(), X.ld());
+    VendorSection vendor(r.threads);
+    if (r.options.vendor) {
+        Array<T> ref = B;
+        res.vendor_time = timed([&] {
+            blas::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, int(c.m), int(c.n), alpha, A.data(),
+                       A.ld(), ref.data(), ref.ld());
+        });
+    }
+    if (r.options.check) res.residual = solve_residual(Side::Left, Op::NoTrans, A, X, alpha, B);
+    return res;
+}
+
+template <typename T>
+Result run_syrk(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5), beta = T(-0.5);
+    const Uplo uplo = r.options.uplo;
+    const Array<T> A = random_array<T>(c.n, c.k, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.n, c.n, Kind::General, r.rng);
+    Result res;
+    res.flops = double(c.k) * c.n * (c.n + 1);
+    grain::Matrix<T> tA = tiles_of(A, c.nb), tC = tiles_of(C0, c.nb);
+    res.time = timed([&] { res.info = grain::syrk(uplo, Op::NoTrans, alpha, tA, beta, tC); });
+    Array<T> C(c.n, c.n);
+    tC.to_lapack(C.data(), C.ld());
+    if (r.options.vendor || r.options.check) {
+        Array<T> ref = C0;
+        VendorSection vendor(r.threads);
+        res.vendor_time = timed([&] {
+            blas::syrk(uplo, Op::NoTrans, int(c.n), int(c.k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
+        });
+        // As gemm's check, on the uplo triangle; the other triangle must be untouched.
+        double error = 0;
+        for (int64_t j = 0; j < c.n; ++j)
+            for (int64_t i = 0; i < c.n; ++i) {
+                const bool in_triangle = uplo == Uplo::Lower ? i >= j : i <= j;
+                const T expected = in_triangle ? ref(i, j) : C0(i, j);
+                error = std::max(error, double(std::abs(C(i, j) - expected)));
+            }
+        const double eps = std::numeric_limits<T>::epsilon();
+        res.residual = error / ((std::abs(alpha) * norm('M', A) + std::abs(beta) * norm('M', C0)) *
+                                double(std::max<int64_t>(1, c.k)) * eps);
+    }
+    return res;
+}
+
+// potrf, potrs and posv share the set-up: an SPD matrix and right-hand sides.
+template <typename T>
+Result run_cholesky(const Run& r, const std::string& op) {
+    const Case& c = r.c;
+    const Uplo uplo = r.options.uplo;
+    const bool solve = op != "potrf";
+    const Array<T> A = random_array<T>(c.n, c.n, Kind::Spd, r.rng);
+    const Array<T> B = solve ? random_array<T>(c.n, c.nrhs, Kind::General, r.rng) : Array<T>();
+    Result res;
+    res.flops = (op != "potrs" ? potrf_flops(double(c.n)) : 0) + (solve ? solve_flops(double(c.n), double(c.nrhs)) : 0);
+    grain::Matrix<T> tA = tiles_of(A, c.nb);
+    grain::Matrix<T> tB = tiles_of(solve ? B : Array<T>(0, 0), c.nb);
+    if (op == "potrs") res.info = grain::potrf(uplo, tA);  // potrs times the solve alone
+    res.time = timed([&] {
+        if (op == "potrf") res.info = grain::potrf(uplo, tA);
+        if (op == "potrs") res.info = std::max(res.info, grain::potrs(uplo, tA, tB));
+        if (op == "posv") res.info = grain::posv(uplo, tA, tB);
+    });
+    Array<T> F(c.n, c.n), X(c.n, solve ? c.nrhs : 0);
+    tA.to_lapack(F.data(), F.ld());
+    if (solve) tB.to_lapack(X.data(), X.ld());
+    VendorSection vendor(r.threads);
+    if (r.options.vendor) {
+        Array<T> vA = A, vB = B;
+        if (op == "potrs") blas::potrf(uplo, int(c.n), vA.data(), vA.ld());
+        res.vendor_time = timed([&] {
+            if (op != "potrs") blas::potrf(uplo, int(c.n), vA.data(), vA.ld());
+            if (solve) blas::potrs(uplo, int(c.n), int(c.nrhs), vA.data(), vA.ld(), vB.data(), vB.ld());
+        });
+    }
+    if (r.options.check) {
+        Array<T> full = A;  // the check compares both triangles: symmetrize the input
+        res.residual = op == "potrf" ? factor_residual(full, cholesky_product(uplo, F))
+                                     : solve_residual(Side::Left, Op::NoTrans, A, X, T(1), B);
+    }
+    return res;
+}
+
+// getrf_nopiv and gesv_nopiv: a diagonally dominant matrix, so no pivoting is needed.
+template <typename T>
+Result run_lu(const Run& r, const std::string& op) {
+    const Case& c = r.c;
+    const bool solve = op == "gesv_nopiv";
+    const int64_t m = solve ? c.n : c.m;
+    const Array<T> A = random_array<T>(m, c.n, Kind::DiagonallyDominant, r.rng);
+    const Array<T> B = solve ? random_array<T>(c.n, c.nrhs, Kind::General, r.rng) : Array<T>();
+    Result res;
+    res.flops = getrf_flops(double(m), double(c.n)) + (solve ? solve_flops(double(c.n), double(c.nrhs)) : 0);
+    grain::Matrix<T> tA = tiles_of(A, c.nb);
+    grain::Matrix<T> tB = tiles_of(solve ? B : Array<T>(0, 0), c.nb);
+    res.time = timed([&] { res.info = solve ? grain::gesv_nopiv(tA, tB) : grain::getrf_nopiv(tA); });
+    Array<T> F(m, c.n), X(c.n, solve ? c.nrhs : 0);
+    tA.to_lapack(F.data(), F.ld());
+    if (solve) tB.to_lapack(X.data(), X.ld());
+    VendorSection vendor(r.threads);
+    if (r.options.vendor) {  // LAPACK's LU pivots: the nearest vendor routine
+        Array<T> vA = A, vB = B;
+        std::vector<lapack_int> ipiv(size_t(std::min(m, c.n)) + 1);
+        res.vendor_time = timed([&] {
+            blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), ipiv.data());
+            if (solve) blas::getrs(int(c.n), int(c.nrhs), vA.data(), vA.ld(), ipiv.data(), vB.data(), vB.ld());
+        });
+    }
+    if (r.options.check)
+        res.residual = solve ? solve_residual(Side::Left, Op::NoTrans, A, X, T(1), B) : factor_residual(A, lu_product(F));
+    return res;
+}
+
+struct Operation {
+    const char* name;
+    double threshold;  // residual bound (design.md)
+    std::function<Result(const Run&)> single, dbl;
+};
+
+const std::vector<Operation>& operations() {
+    static const std::vector<Operation> table = {
+        {"gemm", 10, run_gemm<float>, run_gemm<double>},
+        {"trsm", 60, run_trsm<float>, run_trsm<double>},
+        {"syrk", 10, run_syrk<float>, run_syrk<double>},
+        {"potrf", 60, [](const Run& r) { return run_cholesky<float>(r, "potrf"); },
+         [](const Run& r) { return run_cholesky<double>(r, "potrf"); }},
+        {"potrs", 60, [](const Run& r) { return run_cholesky<float>(r, "potrs"); },
+         [](const Run& r) { return run_cholesky<double>(r, "potrs"); }},
+        {"posv", 60, [](const Run& r) { return run_cholesky<float>(r, "posv"); },
+         [](const Run& r) { return run_cholesky<double>(r, "posv"); }},
+        {"getrf_nopiv", 60, [](const Run& r) { return run_lu<float>(r, "getrf_nopiv"); },
+         [](const Run& r) { return run_lu<double>(r, "getrf_nopiv"); }},
+        {"gesv_nopiv", 60, [](const Run& r) { return run_lu<float>(r, "gesv_nopiv"); },
+         [](const Run& r) { return run_lu<double>(r, "gesv_nopiv"); }},
+    };
+    return table;
+}
+
+// ---------------------------------------------------------------- output
+
+class Table {
+public:
+    Table(bool human, std::vector<std::string> columns) : human_(human), columns_(std::move(columns)) {
+        row(columns_);
+    }
+    void row(const std::vector<std::string>& cells) const {
+        std::string line;
+        for (size_t i = 0; i < cells.size(); ++i) {
+            if (human_) {
+                const size_t width = std::max<size_t>(columns_[i].size(), 11);
+                line += cells[i] + std::string(width > cells[i].size() ? width - cells[i].size() : 0, ' ');
+                line += i + 1 < cells.size() ? " " : "";
+            } else {
+                line += cells[i] + (i + 1 < cells.size() ? ";" : "");
+            }
+        }
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    }
+
+private:
+    bool human_;
+    std::vector<std::string> columns_;
+};
+
+std::string fixed(double v, int digits) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", digits, v);
+    return text;
+}
+std::string scientific(double v) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2e", v);
+    return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    const Operation* operation = nullptr;
+    try {
+        options = parse(argc, argv);
+        for (const Operation& op : operations())
+            if (options.op == op.name) operation = &op;
+        if (!operation) throw usage_error("invalid value '" + options.op + "' for -o/--op: unknown operation");
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "grain_testing: %s (see --help)\n", e.what());
+        return 2;
+    }
+
+    bool all_passed = true;
+    try {
+        grain::RuntimeOptions runtime_options;
+        runtime_options.ncpu = options.threads;
+        runtime_options.ngpu = options.gpus;
+        runtime_options.sched = options.sched;
+        grain::Runtime runtime(runtime_options);
+
+        std::vector<std::string> columns = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
+                                            "iter", "time", "gflops"};
+        if (options.vendor) columns.insert(columns.end(), {"vendor_time", "vendor_gflops"});
+        if (options.check) columns.insert(columns.end(), {"residual", "status"});
+        columns.push_back("info");
+        const Table table(options.human, columns);
+
+        std::vector<Case> cases;
+        for (char p : options.precisions)
+            for (int64_t nb : options.nb)
+                for (int64_t n : options.n)
+                    for (int64_t m : options.m)
+                        for (int64_t k : options.k)
+                            for (int64_t nrhs : options.nrhs) cases.push_back({p, m ? m : n, n, k ? k : n, nrhs, int(nb)});
+
+        std::mt19937_64 rng(options.seed);
+        const auto start = std::chrono::steady_clock::now();
+        double last_progress = 0;
+        const size_t runs = cases.size() * size_t(options.niter);
+        size_t done = 0;
+        for (const Case& c : cases) {
+            for (int iter = 0; iter < options.niter; ++iter, ++done) {
+                if (seconds_since(start) - last_progress > 2) {  // long runs: say where we are
+                    last_progress = seconds_since(start);
+                    std::fprintf(stderr, "grain_testing: %.0f s, run %zu of %zu: %s %c n=%lld nb=%d\n", last_progress,
+                                 done + 1, runs, operation->name, c.precision, (long long)c.n, c.nb);
+                }
+                const Run run{options, c, rng, runtime.ncpu()};
+                const Result res = c.precision == 's' ? operation->single(run) : operation->dbl(run);
+                std::vector<std::string> cells = {operation->name, std::string(1, c.precision),
+                                                  std::to_string(runtime.ncpu()), std::to_string(runtime.ngpu()),
+                                                  std::to_string(c.m), std::to_string(c.n), std::to_string(c.k),
+                                                  std::to_string(c.nrhs), std::to_string(c.nb), std::to_string(iter),
+                                                  fixed(res.time, 4), fixed(res.flops / res.time * 1e-9, 2)};
+                if (options.vendor)
+                    cells.insert(cells.end(), {fixed(res.vendor_time, 4), fixed(res.flops / res.vendor_time * 1e-9, 2)});
+                if (options.check) {
+                    const bool ok = res.info == 0 && std::isfinite(res.residual) && res.residual < operation->threshold;
+                    all_passed = all_passed && ok;
+                    cells.insert(cells.end(), {scientific(res.residual), ok ? "SUCCESS" : "FAILED"});
+                }
+                cells.push_back(std::to_string(res.info));
+                table.row(cells);
+            }
+        }
+    } catch (const grain::invalid_argument& e) {
+        std::fprintf(stderr, "grain_testing: invalid argument: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "grain_testing: error: %s\n", e.what());
+        return 1;
+    }
+    return all_passed ? 0 : 1;
+}
