@@ -1,5 +1,6 @@
 #include "tile_storage.hpp"
 
+#include <atomic>
 #include <cstring>
 
 #include "grain/errors.hpp"
@@ -7,8 +8,11 @@
 namespace grain::detail {
 
 namespace {
+std::atomic<int64_t> live_handles{0};
 int tiles_for(int64_t size, int nb) { return static_cast<int>((size + nb - 1) / nb); }
 }  // namespace
+
+int64_t registered_tile_handles() { return live_handles.load(); }
 
 template <typename T>
 TileStorage<T>::TileStorage(int64_t m, int64_t n, int nb)
@@ -54,6 +58,7 @@ starpu_data_handle_t TileStorage<T>::handle(int i, int j) {
         starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tile_data(i, j)),
                                     static_cast<uint32_t>(tile_ld(i)), static_cast<uint32_t>(tile_rows(i)),
                                     static_cast<uint32_t>(tile_cols(j)), sizeof(T));
+        ++live_handles;
     }
     return h;
 }
@@ -65,6 +70,7 @@ void TileStorage<T>::unregister_handles() {
         if (h) {
             starpu_data_unregister(h);
             h = nullptr;
+            --live_handles;
         }
     }
 }

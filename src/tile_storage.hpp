@@ -17,6 +17,9 @@ protected:
     ~HandleOwner() = default;
 };
 
+// Tile handles registered now, in this process (for leak checks).
+int64_t registered_tile_handles();
+
 // Called by handle owners; implemented by the runtime.
 void enlist_handle_owner(HandleOwner* owner);
 void delist_handle_owner(HandleOwner* owner);

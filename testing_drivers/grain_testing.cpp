@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "src/kernels/blas.hpp"
+#include "checks.hpp"
 
 namespace {
 
@@ -24,6 +24,7 @@ using grain::Op;
 using grain::Side;
 using grain::Uplo;
 namespace blas = grain::blas;
+using namespace grain::testing;
 
 // ---------------------------------------------------------------- options
 
@@ -191,109 +192,6 @@ public:
     }
 };
 
-template <typename T>
-struct Array {  // a column-major m x n array
-    int64_t m = 0, n = 0;
-    std::vector<T> a;
-    Array() = default;
-    Array(int64_t rows, int64_t cols) : m(rows), n(cols), a(size_t(rows * cols)) {}
-    T* data() { return a.data(); }
-    const T* data() const { return a.data(); }
-    int ld() const { return int(std::max<int64_t>(1, m)); }
-    T& operator()(int64_t i, int64_t j) { return a[size_t(i + j * m)]; }
-    T operator()(int64_t i, int64_t j) const { return a[size_t(i + j * m)]; }
-};
-
-enum class Kind { General, Spd, DiagonallyDominant, LowerTriangular };
-
-template <typename T>
-Array<T> random_array(int64_t m, int64_t n, Kind kind, std::mt19937_64& rng) {
-    Array<T> x(m, n);
-    std::uniform_real_distribution<double> uniform(-0.5, 0.5);
-    for (T& v : x.a) v = T(uniform(rng));
-    const T shift = T(std::max(m, n));
-    if (kind == Kind::Spd)
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < j; ++i) x(i, j) = x(j, i);
-    if (kind == Kind::LowerTriangular)
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < j; ++i) x(i, j) = 0;
-    if (kind != Kind::General)
-        for (int64_t i = 0; i < std::min(m, n); ++i) x(i, i) += shift;
-    return x;
-}
-
-template <typename T>
-grain::Matrix<T> tiles_of(const Array<T>& x, int nb) {
-    grain::Matrix<T> A(x.m, x.n, nb);
-    A.from_lapack(x.data(), x.ld());
-    return A;
-}
-
-template <typename T>
-T norm(char which, const Array<T>& x) {
-    return x.m == 0 || x.n == 0 ? T(0) : blas::lange(which, int(x.m), int(x.n), x.data(), x.ld());
-}
-
-template <typename T>
-Array<T> minus(const Array<T>& x, const Array<T>& y) {
-    Array<T> r = x;
-    for (size_t i = 0; i < r.a.size(); ++i) r.a[i] -= y.a[i];
-    return r;
-}
-
-// ||op(A) X - alpha B||_inf / (||A||_inf ||X||_inf N eps)
-template <typename T>
-double solve_residual(Side side, Op trans, const Array<T>& A, const Array<T>& X, T alpha, const Array<T>& B) {
-    Array<T> R = B;
-    for (T& v : R.a) v *= alpha;
-    const int m = int(X.m), n = int(X.n), order = side == Side::Left ? m : n;
-    if (side == Side::Left)
-        blas::gemm(trans, Op::NoTrans, m, n, m, T(1), A.data(), A.ld(), X.data(), X.ld(), T(-1), R.data(), R.ld());
-    else
-        blas::gemm(Op::NoTrans, trans, m, n, n, T(1), X.data(), X.ld(), A.data(), A.ld(), T(-1), R.data(), R.ld());
-    const double eps = std::numeric_limits<T>::epsilon();
-    const double denominator = double(norm('I', A)) * double(norm('I', X)) * order * eps;
-    return denominator > 0 ? double(norm('I', R)) / denominator : double(norm('I', R));
-}
-
-// ||A - F||_1 / (||A||_1 N eps), F the product of the computed factors
-template <typename T>
-double factor_residual(const Array<T>& A, const Array<T>& F) {
-    const double eps = std::numeric_limits<T>::epsilon();
-    const double denominator = double(norm('1', A)) * std::max(A.m, A.n) * eps;
-    return double(norm('1', minus(A, F))) / denominator;
-}
-
-// L L^T (Lower) or U^T U (Upper) from the factored array
-template <typename T>
-Array<T> cholesky_product(Uplo uplo, const Array<T>& factored) {
-    const int64_t n = factored.n;
-    Array<T> L(n, n);  // the lower factor, explicitly
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = j; i < n; ++i) L(i, j) = uplo == Uplo::Lower ? factored(i, j) : factored(j, i);
-    Array<T> P(n, n);
-    if (n > 0)
-        blas::gemm(Op::NoTrans, Op::Trans, int(n), int(n), int(n), T(1), L.data(), L.ld(), L.data(), L.ld(), T(0),
-                   P.data(), P.ld());
-    return P;
-}
-
-// L U from the factored m x n array (L unit lower m x mn, U upper mn x n)
-template <typename T>
-Array<T> lu_product(const Array<T>& factored) {
-    const int64_t m = factored.m, n = factored.n, mn = std::min(m, n);
-    Array<T> L(m, mn), U(mn, n), P(m, n);
-    for (int64_t j = 0; j < mn; ++j)
-        for (int64_t i = j; i < m; ++i) L(i, j) = i == j ? T(1) : factored(i, j);
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i <= std::min(j, mn - 1); ++i) U(i, j) = factored(i, j);
-    if (mn > 0)
-        blas::gemm(Op::NoTrans, Op::NoTrans, int(m), int(n), int(mn), T(1), L.data(), L.ld(), U.data(), U.ld(), T(0),
-                   P.data(), P.ld());
-    return P;
-}
-
 // ---------------------------------------------------------------- operations
 
 struct Case {
@@ -344,11 +242,8 @@ Result run_gemm(const Run& r) {
                        B.ld(), beta, ref.data(), ref.ld());
         });
         res.vendor_time = t;
-        // ||C - Cref||_max / ((|alpha| max(||A||, ||B||) + |beta| ||C0||) K eps)
-        const double eps = std::numeric_limits<T>::epsilon();
-        const double scale = (std::abs(alpha) * std::max(norm('M', A), norm('M', B)) + std::abs(beta) * norm('M', C0)) *
-                             double(std::max<int64_t>(1, c.k)) * eps;
-        res.residual = norm('M', minus(C, ref)) / scale;
+        res.residual = gemm_residual(double(norm('M', minus(C, ref))), alpha, norm('M', A), norm('M', B), beta,
+                                     norm('M', C0), c.k);
     }
     return res;
 }
@@ -406,9 +301,7 @@ Result run_syrk(const Run& r) {
                 const T expected = in_triangle ? ref(i, j) : C0(i, j);
                 error = std::max(error, double(std::abs(C(i, j) - expected)));
             }
-        const double eps = std::numeric_limits<T>::epsilon();
-        res.residual = error / ((std::abs(alpha) * norm('M', A) + std::abs(beta) * norm('M', C0)) *
-                                double(std::max<int64_t>(1, c.k)) * eps);
+        res.residual = gemm_residual(error, alpha, norm('M', A), norm('M', A), beta, norm('M', C0), c.k);
     }
     return res;
 }

@@ -1,0 +1,97 @@
+// grain_testing as a user runs it: exit code, columns, and its checks.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+struct Output {
+    int exit_code;
+    std::string out;  // stdout and stderr together
+};
+
+Output run(const std::string& arguments) {
+    const std::string command = std::string(GRAIN_TESTING_BINARY) + " " + arguments + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return {-1, ""};
+    std::string out;
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::vector<std::string> split(const std::string& line, char separator) {
+    std::vector<std::string> cells;
+    std::stringstream stream(line);
+    for (std::string cell; std::getline(stream, cell, separator);) cells.push_back(cell);
+    return cells;
+}
+
+// The lines of the CSV table (from its header on).
+std::vector<std::vector<std::string>> table(const std::string& out) {
+    std::vector<std::vector<std::string>> rows;
+    std::stringstream stream(out);
+    for (std::string line; std::getline(stream, line);) {
+        if (line.rfind("op;", 0) == 0 || !rows.empty()) {
+            if (line.find(';') != std::string::npos) rows.push_back(split(line, ';'));
+        }
+    }
+    return rows;
+}
+
+TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
+    for (const char* op : {"gemm", "trsm", "syrk", "potrf", "potrs", "posv", "getrf_nopiv", "gesv_nopiv"}) {
+        SCOPED_TRACE(op);
+        const Output o = run(std::string("-o ") + op + " -n 50,64 -b 16 -p s,d --nrhs 3 --check --vendor -t 2");
+        EXPECT_EQ(o.exit_code, 0) << o.out;
+        const auto rows = table(o.out);
+        ASSERT_EQ(rows.size(), 1u + 4u) << o.out;  // header + 2 sizes x 2 precisions
+        const std::vector<std::string> expected = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
+                                                   "iter", "time", "gflops", "vendor_time", "vendor_gflops",
+                                                   "residual", "status", "info"};
+        EXPECT_EQ(rows[0], expected);
+        for (size_t i = 1; i < rows.size(); ++i) {
+            ASSERT_EQ(rows[i].size(), expected.size());
+            EXPECT_EQ(rows[i][0], op);
+            EXPECT_EQ(rows[i][2], "2");
+            EXPECT_EQ(rows[i][15], "SUCCESS");
+            EXPECT_GT(std::stod(rows[i][11]), 0.0);
+        }
+    }
+}
+
+TEST(Driver, RangesAndHumanReadableOutput) {
+    const Output o = run("-o potrf -n 20:60:20 -b 8,16 -H --check");
+    EXPECT_EQ(o.exit_code, 0) << o.out;
+    size_t successes = 0;
+    for (size_t at = o.out.find("SUCCESS"); at != std::string::npos; at = o.out.find("SUCCESS", at + 1)) ++successes;
+    EXPECT_EQ(successes, 6u) << o.out;  // n in {20, 40, 60} x nb in {8, 16}
+    EXPECT_EQ(o.out.find(';'), std::string::npos) << o.out;
+}
+
+TEST(Driver, InvalidArgumentsExitNonZeroNamingThem) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"-o potrf -n -5", "-n"},
+        {"-o potrf -n 100 -b 0", "-b"},
+        {"-o nosuchop -n 10", "-o"},
+        {"-o potrf", "-n"},
+        {"-o potrf -n 10 --niter x", "--niter"},
+        {"-o potrf -n 10 -p z", "-p"},
+        {"-o potrf -n 10 --bogus", "--bogus"},
+    };
+    for (auto [arguments, name] : cases) {
+        SCOPED_TRACE(arguments);
+        const Output o = run(arguments);
+        EXPECT_NE(o.exit_code, 0);
+        EXPECT_NE(o.out.find(name), std::string::npos) << o.out;
+        EXPECT_TRUE(table(o.out).empty()) << o.out;
+    }
+}
+
+}  // namespace

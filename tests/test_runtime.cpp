@@ -1,0 +1,79 @@
+// The Runtime's life cycle (a process of its own: no global runtime here).
+#include <starpu.h>
+
+#include "common.hpp"
+#include "src/tile_storage.hpp"
+
+namespace grain::test {
+namespace {
+
+TEST(Runtime, CreatedAndDestroyedTwice) {
+    for (int round = 0; round < 2; ++round) {
+        SCOPED_TRACE(round);
+        RuntimeOptions options;
+        options.ncpu = 2;
+        Runtime runtime(options);
+        EXPECT_TRUE(Runtime::active());
+        EXPECT_EQ(runtime.ncpu(), 2);
+        EXPECT_EQ(runtime.ngpu(), 0);
+        const Array<double> A = random_array<double>(50, 50, Kind::Spd, rng());
+        Matrix<double> tA = tiles_of(A, nb);
+        EXPECT_EQ(potrf(Uplo::Lower, tA), 0);
+        EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(tA))), 60);
+    }
+    EXPECT_FALSE(Runtime::active());
+    EXPECT_EQ(detail::registered_tile_handles(), 0);
+}
+
+TEST(Runtime, RoutinesNeedARuntime) {
+    Matrix<double> A(10, 10, 4);
+    EXPECT_THROW(potrf(Uplo::Lower, A), grain::runtime_error);
+}
+
+// A matrix that outlives its runtime keeps its data (the runtime unregistered its
+// tiles, bringing them home), and works with the next runtime.
+TEST(Runtime, MatrixOutlivesRuntime) {
+    const Array<double> A = random_array<double>(40, 40, Kind::Spd, rng());
+    std::unique_ptr<Matrix<double>> tA;
+    {
+        Runtime runtime;
+        tA = std::make_unique<Matrix<double>>(tiles_of(A, nb));
+        Request request = potrf_async(Uplo::Lower, *tA);
+        EXPECT_EQ(request.wait(), 0);
+    }
+    EXPECT_EQ(detail::registered_tile_handles(), 0);
+    const Array<double> factored = to_array(*tA);
+    EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, factored)), 60);
+    Runtime again;
+    const Array<double> B = random_array<double>(40, 2, Kind::General, rng());
+    Matrix<double> tB = tiles_of(B, nb);
+    EXPECT_EQ(potrs(Uplo::Lower, *tA, tB), 0);
+    EXPECT_LT(testing::solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), 1.0, B), 60);
+}
+
+TEST(Runtime, EnvironmentChoosesWorkersAndScheduler) {
+    ::setenv("GRAIN_NCPU", "1", 1);
+    ::setenv("GRAIN_SCHED", "eager", 1);
+    {
+        Runtime runtime;
+        EXPECT_EQ(runtime.ncpu(), 1);
+        EXPECT_EQ(runtime.sched(), "eager");
+        RuntimeOptions explicit_options;
+        (void)explicit_options;
+    }
+    {
+        RuntimeOptions options;  // options win over the environment
+        options.ncpu = 2;
+        options.sched = "prio";
+        Runtime runtime(options);
+        EXPECT_EQ(runtime.ncpu(), 2);
+        EXPECT_EQ(runtime.sched(), "prio");
+    }
+    ::setenv("GRAIN_NCPU", "two", 1);
+    EXPECT_THROW(Runtime(), grain::invalid_argument);
+    ::unsetenv("GRAIN_NCPU");
+    ::unsetenv("GRAIN_SCHED");
+}
+
+}  // namespace
+}  // namespace grain::test
