@@ -426,9 +426,9 @@ private:
     std::vector<std::string> columns_;
 };
 
-std::string fixed(double v, int digits) {
+std::string number(double v) {  // four significant digits
     char text[64];
-    std::snprintf(text, sizeof text, "%.*f", digits, v);
+    std::snprintf(text, sizeof text, "%.4g", v);
     return text;
 }
 std::string scientific(double v) {
@@ -493,9 +493,9 @@ int main(int argc, char** argv) {
                                                   std::to_string(runtime.ncpu()), std::to_string(runtime.ngpu()),
                                                   std::to_string(c.m), std::to_string(c.n), std::to_string(c.k),
                                                   std::to_string(c.nrhs), std::to_string(c.nb), std::to_string(iter),
-                                                  fixed(res.time, 4), fixed(res.flops / res.time * 1e-9, 2)};
+                                                  number(res.time), number(res.flops / res.time * 1e-9)};
                 if (options.vendor)
-                    cells.insert(cells.end(), {fixed(res.vendor_time, 4), fixed(res.flops / res.vendor_time * 1e-9, 2)});
+                    cells.insert(cells.end(), {number(res.vendor_time), number(res.flops / res.vendor_time * 1e-9)});
                 if (options.check) {
                     const bool ok = res.info == 0 && std::isfinite(res.residual) && res.residual < operation->threshold;
                     all_passed = all_passed && ok;

@@ -1,0 +1,16 @@
+#include <grain/grain.hpp>
+#include <vector>
+int main() {
+    grain::Runtime runtime;                  // StarPU up; workers from options or environment
+    const int n = 1000;
+    std::vector<double> a(n * n);            // fill with an SPD matrix, column-major
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+            a[i + j * n] = (i == j) ? n : 1.0 / (1 + i + j);
+    grain::Matrix<double> A(n, n, 256);      // m, n, tile size
+    A.from_lapack(a.data(), n);
+    int info = grain::potrf(grain::Uplo::Lower, A);
+    A.to_lapack(a.data(), n);
+    int info2 = grain::potrf(grain::Uplo::Lower, n, a.data(), n);   // LAPACK-layout overload
+    return info;
+}

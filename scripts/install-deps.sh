@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, what grain needs to build and test on Debian bookworm.
+# Idempotent: installs only the packages that are missing. Run as root (or with sudo).
+set -euo pipefail
+
+packages=(cmake make g++ pkg-config libstarpu-dev libglpk-dev liblapacke-dev libopenblas-dev libgtest-dev)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+echo "install-deps: installing ${missing[*]}"
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
