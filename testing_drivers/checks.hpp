@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "src/kernels/blas.hpp"
@@ -29,15 +28,35 @@ struct Array {  // a column-major m x n array
 
 enum class Kind { General, Spd, DiagonallyDominant, LowerTriangular };
 
+// A small, fast, seeded generator (splitmix64): test matrices of several GiB are
+// generated in a fraction of the time std::mt19937 takes.
+class Random {
+public:
+    explicit Random(uint64_t seed) : state_(seed) {}
+    double uniform() {  // in [-0.5, 0.5)
+        uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        return double(z >> 11) * 0x1.0p-53 - 0.5;
+    }
+
+private:
+    uint64_t state_;
+};
+
 template <typename T>
-Array<T> random_array(int64_t m, int64_t n, Kind kind, std::mt19937_64& rng) {
+Array<T> random_array(int64_t m, int64_t n, Kind kind, Random& rng) {
     Array<T> x(m, n);
-    std::uniform_real_distribution<double> uniform(-0.5, 0.5);
-    for (T& v : x.a) v = T(uniform(rng));
+    for (T& v : x.a) v = T(rng.uniform());
     const T shift = T(std::max(m, n));
-    if (kind == Kind::Spd)
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < j; ++i) x(i, j) = x(j, i);
+    if (kind == Kind::Spd) {  // mirror the lower triangle, by blocks to stay in cache
+        const int64_t b = 64;
+        for (int64_t jb = 0; jb < n; jb += b)
+            for (int64_t ib = 0; ib <= jb; ib += b)
+                for (int64_t j = jb; j < std::min(jb + b, n); ++j)
+                    for (int64_t i = ib; i < std::min({ib + b, j, m}); ++i) x(i, j) = x(j, i);
+    }
     if (kind == Kind::LowerTriangular)
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < j; ++i) x(i, j) = 0;
@@ -82,23 +101,26 @@ double solve_residual(Side side, Op trans, const Array<T>& A, const Array<T>& X,
 
 // ||A - F||_1 / (||A||_1 N eps), F the product of the computed factors
 template <typename T>
-double factor_residual(const Array<T>& A, const Array<T>& F) {
+double factor_residual(const Array<T>& A, Array<T> F) {
     const double eps = std::numeric_limits<T>::epsilon();
     const double denominator = double(norm('1', A)) * std::max(A.m, A.n) * eps;
-    return double(norm('1', minus(A, F))) / denominator;
+    for (size_t i = 0; i < F.a.size(); ++i) F.a[i] -= A.a[i];  // in place: the arrays can be large
+    return double(norm('1', F)) / denominator;
 }
 
-// L L^T (Lower) or U^T U (Upper) from the factored array
+// L L^T (Lower) or U^T U (Upper) from the factored array, with one trmm (n^3 flops)
 template <typename T>
 Array<T> cholesky_product(Uplo uplo, const Array<T>& factored) {
     const int64_t n = factored.n;
-    Array<T> L(n, n);  // the lower factor, explicitly
+    Array<T> P(n, n);  // the factor, alone in its triangle
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = j; i < n; ++i) L(i, j) = uplo == Uplo::Lower ? factored(i, j) : factored(j, i);
-    Array<T> P(n, n);
-    if (n > 0)
-        blas::gemm(Op::NoTrans, Op::Trans, int(n), int(n), int(n), T(1), L.data(), L.ld(), L.data(), L.ld(), T(0),
+        for (int64_t i = 0; i < n; ++i)
+            if (uplo == Uplo::Lower ? i >= j : i <= j) P(i, j) = factored(i, j);
+    if (n > 0) {
+        const Side side = uplo == Uplo::Lower ? Side::Right : Side::Left;  // P L^T or U^T P
+        blas::trmm(side, uplo, Op::Trans, Diag::NonUnit, int(n), int(n), T(1), factored.data(), factored.ld(),
                    P.data(), P.ld());
+    }
     return P;
 }
 
@@ -106,7 +128,16 @@ Array<T> cholesky_product(Uplo uplo, const Array<T>& factored) {
 template <typename T>
 Array<T> lu_product(const Array<T>& factored) {
     const int64_t m = factored.m, n = factored.n, mn = std::min(m, n);
-    Array<T> L(m, mn), U(mn, n), P(m, n);
+    Array<T> P(m, n);
+    if (m == n) {  // P = U, then P = L P with one trmm (n^3 flops)
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i <= j; ++i) P(i, j) = factored(i, j);
+        if (n > 0)
+            blas::trmm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, int(n), int(n), T(1), factored.data(),
+                       factored.ld(), P.data(), P.ld());
+        return P;
+    }
+    Array<T> L(m, mn), U(mn, n);
     for (int64_t j = 0; j < mn; ++j)
         for (int64_t i = j; i < m; ++i) L(i, j) = i == j ? T(1) : factored(i, j);
     for (int64_t j = 0; j < n; ++j)
@@ -116,7 +147,6 @@ Array<T> lu_product(const Array<T>& factored) {
                    P.data(), P.ld());
     return P;
 }
-
 
 // ||C - Cref||_max / ((|alpha| max(||A||, ||B||) + |beta| ||C0||) K eps), norms max-norms
 template <typename T>

@@ -5,14 +5,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "checks.hpp"
@@ -178,18 +181,26 @@ double timed(F&& f) {
     return seconds_since(t0);
 }
 
-// Vendor BLAS runs with StarPU's workers paused (they would spin on the cores
-// otherwise) and with one BLAS thread per worker, restored afterwards.
-class VendorSection {
+// StarPU's idle workers poll for tasks, spinning on the cores, so the driver keeps
+// them paused except while grain runs: the set-up, the vendor routines and the
+// checks then have the cores to themselves.
+class WorkersPaused {
 public:
-    explicit VendorSection(int threads) {
-        starpu_pause();
-        openblas_set_num_threads(threads);
-    }
-    ~VendorSection() {
-        openblas_set_num_threads(1);
-        starpu_resume();
-    }
+    WorkersPaused() { starpu_pause(); }
+    ~WorkersPaused() { starpu_resume(); }
+};
+class WorkersRunning {
+public:
+    WorkersRunning() { starpu_resume(); }
+    ~WorkersRunning() { starpu_pause(); }
+};
+
+// The vendor routines and the checks use one BLAS thread per worker; grain's tasks
+// use one each (the Runtime's setting, restored here).
+class BlasThreads {
+public:
+    explicit BlasThreads(int threads) { openblas_set_num_threads(threads); }
+    ~BlasThreads() { openblas_set_num_threads(1); }
 };
 
 // ---------------------------------------------------------------- operations
@@ -210,7 +221,7 @@ struct Result {
 struct Run {
     const Options& options;
     const Case& c;
-    std::mt19937_64& rng;
+    Random& rng;
     int threads;
 };
 
@@ -231,12 +242,15 @@ Result run_gemm(const Run& r) {
     Result res;
     res.flops = 2.0 * c.m * c.n * c.k;
     grain::Matrix<T> tA = tiles_of(A, c.nb), tB = tiles_of(B, c.nb), tC = tiles_of(C0, c.nb);
-    res.time = timed([&] { res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, tA, tB, beta, tC); });
     Array<T> C(c.m, c.n);
-    tC.to_lapack(C.data(), C.ld());
+    {
+        const WorkersRunning running;
+        res.time = timed([&] { res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, tA, tB, beta, tC); });
+        tC.to_lapack(C.data(), C.ld());
+    }
     if (r.options.vendor || r.options.check) {
         Array<T> ref = C0;
-        VendorSection vendor(r.threads);
+        const BlasThreads blas_threads(r.threads);
         const double t = timed([&] {
             blas::gemm(Op::NoTrans, Op::NoTrans, int(c.m), int(c.n), int(c.k), alpha, A.data(), A.ld(), B.data(),
                        B.ld(), beta, ref.data(), ref.ld());
@@ -257,12 +271,15 @@ Result run_trsm(const Run& r) {
     Result res;
     res.flops = double(c.m) * c.m * c.n;
     grain::Matrix<T> tA = tiles_of(A, c.nb), tB = tiles_of(B, c.nb);
-    res.time = timed([&] {
-        res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, tA, tB);
-    });
     Array<T> X(c.m, c.n);
-    tB.to_lapack(X.data(), X.ld());
-    VendorSection vendor(r.threads);
+    {
+        const WorkersRunning running;
+        res.time = timed([&] {
+            res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, tA, tB);
+        });
+        tB.to_lapack(X.data(), X.ld());
+    }
+    const BlasThreads blas_threads(r.threads);
     if (r.options.vendor) {
         Array<T> ref = B;
         res.vendor_time = timed([&] {
@@ -284,12 +301,15 @@ Result run_syrk(const Run& r) {
     Result res;
     res.flops = double(c.k) * c.n * (c.n + 1);
     grain::Matrix<T> tA = tiles_of(A, c.nb), tC = tiles_of(C0, c.nb);
-    res.time = timed([&] { res.info = grain::syrk(uplo, Op::NoTrans, alpha, tA, beta, tC); });
     Array<T> C(c.n, c.n);
-    tC.to_lapack(C.data(), C.ld());
+    {
+        const WorkersRunning running;
+        res.time = timed([&] { res.info = grain::syrk(uplo, Op::NoTrans, alpha, tA, beta, tC); });
+        tC.to_lapack(C.data(), C.ld());
+    }
     if (r.options.vendor || r.options.check) {
         Array<T> ref = C0;
-        VendorSection vendor(r.threads);
+        const BlasThreads blas_threads(r.threads);
         res.vendor_time = timed([&] {
             blas::syrk(uplo, Op::NoTrans, int(c.n), int(c.k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
         });
@@ -318,16 +338,19 @@ Result run_cholesky(const Run& r, const std::string& op) {
     res.flops = (op != "potrs" ? potrf_flops(double(c.n)) : 0) + (solve ? solve_flops(double(c.n), double(c.nrhs)) : 0);
     grain::Matrix<T> tA = tiles_of(A, c.nb);
     grain::Matrix<T> tB = tiles_of(solve ? B : Array<T>(0, 0), c.nb);
-    if (op == "potrs") res.info = grain::potrf(uplo, tA);  // potrs times the solve alone
-    res.time = timed([&] {
-        if (op == "potrf") res.info = grain::potrf(uplo, tA);
-        if (op == "potrs") res.info = std::max(res.info, grain::potrs(uplo, tA, tB));
-        if (op == "posv") res.info = grain::posv(uplo, tA, tB);
-    });
     Array<T> F(c.n, c.n), X(c.n, solve ? c.nrhs : 0);
-    tA.to_lapack(F.data(), F.ld());
-    if (solve) tB.to_lapack(X.data(), X.ld());
-    VendorSection vendor(r.threads);
+    {
+        const WorkersRunning running;
+        if (op == "potrs") res.info = grain::potrf(uplo, tA);  // potrs times the solve alone
+        res.time = timed([&] {
+            if (op == "potrf") res.info = grain::potrf(uplo, tA);
+            if (op == "potrs") res.info = std::max(res.info, grain::potrs(uplo, tA, tB));
+            if (op == "posv") res.info = grain::posv(uplo, tA, tB);
+        });
+        tA.to_lapack(F.data(), F.ld());
+        if (solve) tB.to_lapack(X.data(), X.ld());
+    }
+    const BlasThreads blas_threads(r.threads);
     if (r.options.vendor) {
         Array<T> vA = A, vB = B;
         if (op == "potrs") blas::potrf(uplo, int(c.n), vA.data(), vA.ld());
@@ -337,8 +360,7 @@ Result run_cholesky(const Run& r, const std::string& op) {
         });
     }
     if (r.options.check) {
-        Array<T> full = A;  // the check compares both triangles: symmetrize the input
-        res.residual = op == "potrf" ? factor_residual(full, cholesky_product(uplo, F))
+        res.residual = op == "potrf" ? factor_residual(A, cholesky_product(uplo, F))
                                      : solve_residual(Side::Left, Op::NoTrans, A, X, T(1), B);
     }
     return res;
@@ -356,11 +378,14 @@ Result run_lu(const Run& r, const std::string& op) {
     res.flops = getrf_flops(double(m), double(c.n)) + (solve ? solve_flops(double(c.n), double(c.nrhs)) : 0);
     grain::Matrix<T> tA = tiles_of(A, c.nb);
     grain::Matrix<T> tB = tiles_of(solve ? B : Array<T>(0, 0), c.nb);
-    res.time = timed([&] { res.info = solve ? grain::gesv_nopiv(tA, tB) : grain::getrf_nopiv(tA); });
     Array<T> F(m, c.n), X(c.n, solve ? c.nrhs : 0);
-    tA.to_lapack(F.data(), F.ld());
-    if (solve) tB.to_lapack(X.data(), X.ld());
-    VendorSection vendor(r.threads);
+    {
+        const WorkersRunning running;
+        res.time = timed([&] { res.info = solve ? grain::gesv_nopiv(tA, tB) : grain::getrf_nopiv(tA); });
+        tA.to_lapack(F.data(), F.ld());
+        if (solve) tB.to_lapack(X.data(), X.ld());
+    }
+    const BlasThreads blas_threads(r.threads);
     if (r.options.vendor) {  // LAPACK's LU pivots: the nearest vendor routine
         Array<T> vA = A, vB = B;
         std::vector<lapack_int> ipiv(size_t(std::min(m, c.n)) + 1);
@@ -400,6 +425,41 @@ const std::vector<Operation>& operations() {
 }
 
 // ---------------------------------------------------------------- output
+
+// Says on stderr, every few seconds, which run is still going on, so that long
+// runs show progress and short ones stay quiet.
+class Progress {
+public:
+    Progress() : thread_([this] { loop(); }) {}
+    ~Progress() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    void start(std::string label) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        label_ = std::move(label);
+        started_ = std::chrono::steady_clock::now();
+    }
+
+private:
+    void loop() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!wake_.wait_for(lock, std::chrono::seconds(5), [this] { return stop_; }))
+            if (!label_.empty() && seconds_since(started_) >= 4.5)
+                std::fprintf(stderr, "grain_testing: %s: %.0f s so far\n", label_.c_str(), seconds_since(started_));
+    }
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stop_ = false;
+    std::string label_;
+    std::chrono::steady_clock::time_point started_;
+    std::thread thread_;
+};
 
 class Table {
 public:
@@ -459,6 +519,7 @@ int main(int argc, char** argv) {
         runtime_options.ngpu = options.gpus;
         runtime_options.sched = options.sched;
         grain::Runtime runtime(runtime_options);
+        const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
 
         std::vector<std::string> columns = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
                                             "iter", "time", "gflops"};
@@ -475,18 +536,15 @@ int main(int argc, char** argv) {
                         for (int64_t k : options.k)
                             for (int64_t nrhs : options.nrhs) cases.push_back({p, m ? m : n, n, k ? k : n, nrhs, int(nb)});
 
-        std::mt19937_64 rng(options.seed);
-        const auto start = std::chrono::steady_clock::now();
-        double last_progress = 0;
+        Random rng(options.seed);
         const size_t runs = cases.size() * size_t(options.niter);
         size_t done = 0;
+        Progress progress;
         for (const Case& c : cases) {
             for (int iter = 0; iter < options.niter; ++iter, ++done) {
-                if (seconds_since(start) - last_progress > 2) {  // long runs: say where we are
-                    last_progress = seconds_since(start);
-                    std::fprintf(stderr, "grain_testing: %.0f s, run %zu of %zu: %s %c n=%lld nb=%d\n", last_progress,
-                                 done + 1, runs, operation->name, c.precision, (long long)c.n, c.nb);
-                }
+                progress.start("run " + std::to_string(done + 1) + " of " + std::to_string(runs) + " (" +
+                               operation->name + " " + c.precision + " n=" + std::to_string(c.n) +
+                               " nb=" + std::to_string(c.nb) + ")");
                 const Run run{options, c, rng, runtime.ncpu()};
                 const Result res = c.precision == 's' ? operation->single(run) : operation->dbl(run);
                 std::vector<std::string> cells = {operation->name, std::string(1, c.precision),

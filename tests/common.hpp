@@ -15,8 +15,8 @@ using grain::testing::tiles_of;
 
 using Precisions = ::testing::Types<float, double>;
 
-inline std::mt19937_64& rng() {
-    static std::mt19937_64 generator(2026);
+inline testing::Random& rng() {
+    static testing::Random generator(2026);
     return generator;
 }
 
