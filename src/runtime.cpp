@@ -22,19 +22,26 @@ std::mutex runtime_mutex;
 bool runtime_alive = false;
 std::set<detail::HandleOwner*> handle_owners;
 
-// The first of the variables that is set, as an integer; fallback if none is.
-int env_int(std::initializer_list<const char*> names, int fallback) {
-    for (const char* name : names) {
+// A setting and where it came from (an option or a variable), for error messages.
+struct Setting {
+    int value;
+    std::string source;
+};
+
+// The option if given (>= 0), else the first of the variables that is set, else fallback.
+Setting resolve(int option, const char* option_name, std::initializer_list<const char*> variables, int fallback) {
+    if (option >= 0) return {option, option_name};
+    for (const char* name : variables) {
         const char* text = std::getenv(name);
         if (!text || !*text) continue;
         char* end = nullptr;
         errno = 0;
-        long value = std::strtol(text, &end, 10);
+        const long value = std::strtol(text, &end, 10);
         if (*end != '\0' || errno != 0 || value < 0 || value > 1 << 20)
             throw invalid_argument("grain::Runtime", name, text, "must be a non-negative integer");
-        return static_cast<int>(value);
+        return {static_cast<int>(value), name};
     }
-    return fallback;
+    return {fallback, option_name};
 }
 
 std::string env_string(std::initializer_list<const char*> names, const std::string& fallback) {
@@ -72,13 +79,13 @@ Runtime::Runtime(const RuntimeOptions& options) {
     if (options.ngpu < -1)
         throw invalid_argument("grain::Runtime", "ngpu", std::to_string(options.ngpu),
                                "must be >= 0, or -1 for the default");
-    const int ncpu = options.ncpu > 0 ? options.ncpu : env_int({"GRAIN_NCPU", "STARPU_NCPU"}, -1);
-    const int ngpu = options.ngpu >= 0 ? options.ngpu : env_int({"GRAIN_NGPU", "STARPU_NCUDA"}, 0);
+    const Setting ncpu = resolve(options.ncpu, "ncpu", {"GRAIN_NCPU", "STARPU_NCPU"}, -1);
+    const Setting ngpu = resolve(options.ngpu, "ngpu", {"GRAIN_NGPU", "STARPU_NCUDA"}, 0);
     sched_ = !options.sched.empty() ? options.sched : env_string({"GRAIN_SCHED", "STARPU_SCHED"}, "prio");
-    if (ncpu == 0)
-        throw invalid_argument("grain::Runtime", "ncpu", "0", "at least one CPU worker is needed");
-    if (ngpu > 0)
-        throw invalid_argument("grain::Runtime", "ngpu", std::to_string(ngpu),
+    if (ncpu.value == 0)
+        throw invalid_argument("grain::Runtime", ncpu.source, "0", "at least one CPU worker is needed");
+    if (ngpu.value > 0)
+        throw invalid_argument("grain::Runtime", ngpu.source, std::to_string(ngpu.value),
                                "this build of grain has no GPU kernels");
 
     std::lock_guard<std::mutex> lock(runtime_mutex);
@@ -89,7 +96,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     // grain resolved the worker counts and the scheduler from its options and from
     // both GRAIN_* and STARPU_* variables already.
     conf.precedence_over_environment_variables = 1;
-    conf.ncpus = ncpu;
+    conf.ncpus = ncpu.value;
     conf.ncuda = 0;
     conf.nopencl = 0;
     conf.sched_policy_name = sched_.c_str();

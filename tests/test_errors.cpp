@@ -87,6 +87,9 @@ TEST(Errors, RuntimeOptions) {
     gpus.ngpu = 1;
     expect_invalid("ngpu", [&] { Runtime r(gpus); });
     EXPECT_THROW(Runtime(), grain::runtime_error);  // one is alive already
+    ::setenv("GRAIN_NGPU", "2", 1);  // errors name the variable a value came from
+    expect_invalid("GRAIN_NGPU", [&] { Runtime r; });
+    ::unsetenv("GRAIN_NGPU");
 }
 
 }  // namespace

@@ -65,6 +65,17 @@ TYPED_TEST(Routines, Gemm) {
             }
 }
 
+// One matrix as both inputs: the same tile appears twice in some tasks.
+TYPED_TEST(Routines, GemmWithTheSameMatrixTwice) {
+    using T = TypeParam;
+    const Array<T> A = random_array<T>(40, 23, Kind::General, rng());
+    Matrix<T> tA = tiles_of(A, nb), tC(40, 40, nb);
+    ASSERT_EQ(gemm(Op::NoTrans, Op::Trans, T(1), tA, tA, T(0), tC), 0);
+    Array<T> ref(40, 40);
+    blas::gemm(Op::NoTrans, Op::Trans, 40, 40, 23, T(1), A.data(), A.ld(), A.data(), A.ld(), T(0), ref.data(), ref.ld());
+    EXPECT_LT(gemm_residual(norm('M', minus(to_array(tC), ref)), T(1), norm('M', A), norm('M', A), T(0), 0.0, 23), 10);
+}
+
 TYPED_TEST(Routines, Trsm) {
     using T = TypeParam;
     const std::pair<int64_t, int64_t> shapes[] = {{1, 1}, {7, 20}, {35, 17}, {48, 48}, {16, 5}};
