@@ -2,7 +2,7 @@
 // Tiled algorithms: loop nests over the tiles of matrix views that submit one task
 // per tile operation through detail::task. They know nothing about where they run
 // (top level or inside a tile) and never wait. Arguments are checked by the callers.
-#include "../src/request_state.hpp"
+#include "recursion/context.hpp"
 #include "grain/matrix.hpp"
 #include "grain/types.hpp"
 

@@ -1,5 +1,5 @@
 // C = alpha op(A) op(B) + beta C
-#include "../src/tasks.hpp"
+#include "recursion/tasks.hpp"
 #include "algorithms.hpp"
 
 namespace grain::algorithms {

@@ -1,7 +1,7 @@
 // LU factorization without pivoting, right-looking: A = L U, L unit lower triangular.
 #include <algorithm>
 
-#include "../src/tasks.hpp"
+#include "recursion/tasks.hpp"
 #include "algorithms.hpp"
 
 namespace grain::algorithms {

@@ -1,5 +1,5 @@
 // Cholesky factorization, right-looking: A = L L^T (Lower) or U^T U (Upper).
-#include "../src/tasks.hpp"
+#include "recursion/tasks.hpp"
 #include "algorithms.hpp"
 
 namespace grain::algorithms {

@@ -1,5 +1,5 @@
 // C = alpha op(A) op(A)^T + beta C on the uplo triangle of C
-#include "../src/tasks.hpp"
+#include "recursion/tasks.hpp"
 #include "algorithms.hpp"
 
 namespace grain::algorithms {

@@ -1,5 +1,5 @@
 // Triangular solve: op(A) X = alpha B (Left) or X op(A) = alpha B (Right); X overwrites B.
-#include "../src/tasks.hpp"
+#include "recursion/tasks.hpp"
 #include "algorithms.hpp"
 
 namespace grain::algorithms {

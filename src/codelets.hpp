@@ -11,6 +11,8 @@
 
 namespace grain::detail {
 
+struct TaskCounters;
+
 enum class Kernel { Gemm, Trsm, Syrk, Potrf, GetrfNopiv, Scale, Count };
 
 // The arguments of every tile kernel (each uses the fields it needs). Trivially
@@ -27,6 +29,7 @@ struct TileArgs {
     T beta = 0;
     int64_t col_offset = 0;  // Potrf, GetrfNopiv: global column of the tile's first column
     RequestState* request = nullptr;  // where factorizations report info
+    TaskCounters* counters = nullptr;  // this (operation, level)'s live counters
 };
 
 template <typename T>

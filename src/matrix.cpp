@@ -12,10 +12,28 @@ namespace grain {
 
 namespace {
 
-void check_dimensions(const char* routine, int64_t m, int64_t n, int nb) {
+constexpr size_t max_levels = detail::max_levels;
+
+std::string text(const std::vector<int>& scales) {
+    std::string t;
+    for (int s : scales) t += (t.empty() ? "" : ",") + std::to_string(s);
+    return t;
+}
+
+void check_dimensions(const char* routine, int64_t m, int64_t n, const std::vector<int>& scales) {
     if (m < 0) throw invalid_argument(routine, "m", std::to_string(m), "must be >= 0");
     if (n < 0) throw invalid_argument(routine, "n", std::to_string(n), "must be >= 0");
-    if (nb <= 0) throw invalid_argument(routine, "nb", std::to_string(nb), "must be > 0");
+    if (scales.size() == 1 && scales[0] <= 0)
+        throw invalid_argument(routine, "nb", std::to_string(scales[0]), "must be > 0");
+    if (scales.empty() || scales.size() > max_levels)
+        throw invalid_argument(routine, "scales", text(scales), "1 to " + std::to_string(max_levels) + " scales");
+    for (size_t l = 0; l < scales.size(); ++l) {
+        if (scales[l] <= 0) throw invalid_argument(routine, "scales", text(scales), "scales must be > 0");
+        if (l > 0 && (scales[l] >= scales[l - 1] || scales[l - 1] % scales[l] != 0))
+            throw invalid_argument(routine, "scales", text(scales),
+                                   "each scale must be smaller than the one above it and divide it");
+    }
+    const int nb = scales[0];
     // StarPU describes a tile with 32-bit sizes; tile counts are ints.
     if ((m + nb - 1) / nb > std::numeric_limits<int>::max() ||
         (n + nb - 1) / nb > std::numeric_limits<int>::max())
@@ -49,21 +67,38 @@ void for_each_tile(const Matrix<T>& A, enum starpu_data_access_mode mode, CopyTi
 }  // namespace
 
 template <typename T>
-Matrix<T>::Matrix(int64_t m, int64_t n, int nb) {
-    check_dimensions("grain::Matrix", m, n, nb);
-    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, nb);
-    m_ = m, n_ = n, nb_ = nb, mt_ = storage_->mt(), nt_ = storage_->nt();
+Matrix<T>::Matrix(int64_t m, int64_t n, int nb) : Matrix(m, n, std::vector<int>{nb}) {}
+
+template <typename T>
+Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales) {
+    check_dimensions("grain::Matrix", m, n, scales);
+    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, std::move(scales));
+    m_ = m, n_ = n, nb_ = storage_->nb(), mt_ = storage_->mt(), nt_ = storage_->nt();
 }
 
 template <typename T>
-Matrix<T>::Matrix(int64_t m, int64_t n, int nb, T* a, int64_t lda) {
-    check_dimensions("grain::Matrix", m, n, nb);
+Matrix<T>::Matrix(int64_t m, int64_t n, int nb, T* a, int64_t lda) : Matrix(m, n, std::vector<int>{nb}, a, lda) {}
+
+template <typename T>
+Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda) {
+    check_dimensions("grain::Matrix", m, n, scales);
     check_lda("grain::Matrix", "lda", lda, m);
     if (a == nullptr && m > 0 && n > 0)
         throw invalid_argument("grain::Matrix", "a", "nullptr", "must point to the matrix");
-    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, nb, a, lda);
-    m_ = m, n_ = n, nb_ = nb, mt_ = storage_->mt(), nt_ = storage_->nt();
+    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, std::move(scales), a, lda);
+    m_ = m, n_ = n, nb_ = storage_->nb(), mt_ = storage_->mt(), nt_ = storage_->nt();
 }
+
+template <typename T>
+Matrix<T>::Matrix(detail::TileStorage<T>& grid)
+    : storage_(&grid, [](detail::TileStorage<T>*) {}),  // owned by its parent grid
+      m_(grid.m()), n_(grid.n()), nb_(grid.nb()), mt_(grid.mt()), nt_(grid.nt()) {}
+
+template <typename T>
+const std::vector<int>& Matrix<T>::scales() const { return storage_->scales(); }
+
+template <typename T>
+int Matrix<T>::level() const { return storage_->level(); }
 
 template <typename T>
 int Matrix<T>::tile_rows(int i) const { return storage_->tile_rows(i0_ + i); }

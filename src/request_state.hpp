@@ -20,9 +20,4 @@ struct RequestState {
     int64_t info = 0;
 };
 
-// How an algorithm submits: the request its tasks belong to.
-struct Context {
-    RequestState* request;
-};
-
 }  // namespace grain::detail

@@ -5,7 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "../algorithms/algorithms.hpp"
+#include "algorithms/algorithms.hpp"
+#include "recursion/recursion.hpp"
 #include "grain/errors.hpp"
 #include "grain/runtime.hpp"
 
@@ -31,6 +32,13 @@ template <typename T>
 void require_same_tiles(const char* routine, const Matrix<T>& A, const char* name, const Matrix<T>& X) {
     require(X.nb() == A.nb(), routine, std::string(name) + ".nb", text(X.nb()),
             "must equal A.nb = " + text(A.nb()) + " (one tile size per call)");
+    require(X.scales() == A.scales() && X.level() == A.level(), routine, std::string(name) + ".scales",
+            "another ladder", "must equal A's tile scales (one ladder per call)");
+}
+
+// The context of a routine's top-level algorithms.
+Context top_context(Request& request) {
+    return {&request.state(), &detail::active_recursion("grain"), 0, 0};
 }
 
 // An output must not share tiles with another operand of the same call.
@@ -124,7 +132,7 @@ template <typename T>
 Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
     check_gemm("grain::gemm", transa, transb, A, B, C);
     Request request;
-    algorithms::gemm(Context{&request.state()}, transa, transb, alpha, A, B, beta, C);
+    algorithms::gemm(top_context(request), transa, transb, alpha, A, B, beta, C);
     return request;
 }
 
@@ -137,7 +145,7 @@ template <typename T>
 Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
     check_trsm("grain::trsm", side, A, B);
     Request request;
-    algorithms::trsm(Context{&request.state()}, side, uplo, trans, diag, alpha, A, B);
+    algorithms::trsm(top_context(request), side, uplo, trans, diag, alpha, A, B);
     return request;
 }
 
@@ -155,7 +163,7 @@ Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Mat
     require_rows(routine, "rows of op(A)", trans == Op::NoTrans ? A.m() : A.n(), C.m(), "the order of C");
     require_disjoint(routine, C, "C", A, "A");
     Request request;
-    algorithms::syrk(Context{&request.state()}, uplo, trans, alpha, A, beta, C);
+    algorithms::syrk(top_context(request), uplo, trans, alpha, A, beta, C);
     return request;
 }
 
@@ -169,7 +177,7 @@ Request potrf_async(Uplo uplo, Matrix<T>& A) {
     require_runtime("grain::potrf");
     require_square("grain::potrf", "A", A);
     Request request;
-    algorithms::potrf(Context{&request.state()}, uplo, A);
+    algorithms::potrf(top_context(request), uplo, A);
     return request;
 }
 
@@ -182,7 +190,7 @@ template <typename T>
 Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::potrs", A, B);
     Request request;
-    algorithms::potrs(Context{&request.state()}, uplo, A, B);
+    algorithms::potrs(top_context(request), uplo, A, B);
     return request;
 }
 
@@ -195,7 +203,7 @@ template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::posv", A, B);
     Request request;
-    const Context ctx{&request.state()};
+    const Context ctx = top_context(request);
     algorithms::potrf(ctx, uplo, A);
     algorithms::potrs(ctx, uplo, A, B);
     return request;
@@ -212,7 +220,7 @@ template <typename T>
 Request getrf_nopiv_async(Matrix<T>& A) {
     require_runtime("grain::getrf_nopiv");
     Request request;
-    algorithms::getrf_nopiv(Context{&request.state()}, A);
+    algorithms::getrf_nopiv(top_context(request), A);
     return request;
 }
 
@@ -225,7 +233,7 @@ template <typename T>
 Request getrs_nopiv_async(const Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::getrs_nopiv", A, B);
     Request request;
-    algorithms::getrs_nopiv(Context{&request.state()}, A, B);
+    algorithms::getrs_nopiv(top_context(request), A, B);
     return request;
 }
 
@@ -238,7 +246,7 @@ template <typename T>
 Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::gesv_nopiv", A, B);
     Request request;
-    const Context ctx{&request.state()};
+    const Context ctx = top_context(request);
     algorithms::getrf_nopiv(ctx, A);
     algorithms::getrs_nopiv(ctx, A, B);
     return request;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "grain/errors.hpp"
+#include "recursion/recursion.hpp"
 #include "tile_storage.hpp"
 
 namespace grain {
@@ -20,6 +21,7 @@ namespace {
 // StarPU is one runtime per process; so is its grain::Runtime.
 std::mutex runtime_mutex;
 bool runtime_alive = false;
+detail::Recursion* runtime_recursion = nullptr;  // the alive Runtime's
 std::set<detail::HandleOwner*> handle_owners;
 
 // A setting and where it came from (an option or a variable), for error messages.
@@ -63,6 +65,13 @@ void enlist_handle_owner(HandleOwner* owner) {
     handle_owners.insert(owner);
 }
 
+Recursion& active_recursion(const char* routine) {
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    if (!runtime_alive)
+        throw runtime_error(std::string(routine) + ": no grain::Runtime is alive; create one first");
+    return *runtime_recursion;
+}
+
 void delist_handle_owner(HandleOwner* owner) {
     std::lock_guard<std::mutex> lock(runtime_mutex);
     handle_owners.erase(owner);
@@ -87,6 +96,13 @@ Runtime::Runtime(const RuntimeOptions& options) {
     if (ngpu.value > 0)
         throw invalid_argument("grain::Runtime", ngpu.source, std::to_string(ngpu.value),
                                "this build of grain has no GPU kernels");
+    if (options.window < -1)
+        throw invalid_argument("grain::Runtime", "window", std::to_string(options.window),
+                               "must be >= 0, or -1 for the default");
+    const std::string split_source = !options.split.empty() ? "split" : "GRAIN_SPLIT";
+    const std::string split = !options.split.empty() ? options.split : env_string({"GRAIN_SPLIT"}, "none");
+    auto recursion = std::make_unique<detail::Recursion>("none", 0);
+    recursion->set_split(split, split_source);  // checked before StarPU starts
 
     std::lock_guard<std::mutex> lock(runtime_mutex);
     if (runtime_alive) throw runtime_error("grain::Runtime: another grain::Runtime is alive in this process");
@@ -111,9 +127,13 @@ Runtime::Runtime(const RuntimeOptions& options) {
     }
     // Each task runs single-threaded BLAS, so that workers do not oversubscribe the
     // cores; OpenBLAS's thread count is process-wide, so it is restored at the end.
+    const Setting window = resolve(options.window, "window", {"GRAIN_WINDOW"}, 64 * ncpu_);
+    recursion->set_window(window.value);
+    recursion_ = std::move(recursion);
     saved_blas_threads_ = openblas_get_num_threads();
     openblas_set_num_threads(1);
     runtime_alive = true;
+    runtime_recursion = recursion_.get();
 }
 
 Runtime::~Runtime() {
@@ -128,7 +148,20 @@ Runtime::~Runtime() {
     openblas_set_num_threads(saved_blas_threads_);
     std::lock_guard<std::mutex> lock(runtime_mutex);
     runtime_alive = false;
+    runtime_recursion = nullptr;
 }
+
+void Runtime::set_split(const std::string& split) { recursion_->set_split(split, "split"); }
+const std::string& Runtime::split() const { return recursion_->split(); }
+
+void Runtime::set_window(int window) {
+    if (window < 0) throw invalid_argument("grain::Runtime::set_window", "window", std::to_string(window), "must be >= 0");
+    recursion_->set_window(window);
+}
+int Runtime::window() const { return recursion_->window(); }
+
+Statistics Runtime::statistics() const { return recursion_->counters().snapshot(detail::max_levels); }
+void Runtime::reset_statistics() { recursion_->counters().reset(); }
 
 bool Runtime::active() {
     std::lock_guard<std::mutex> lock(runtime_mutex);

@@ -1,5 +1,6 @@
 #include "tile_storage.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -8,49 +9,92 @@
 namespace grain::detail {
 
 namespace {
+
 std::atomic<int64_t> live_handles{0};
+std::atomic<int64_t> live_plans{0};
+
 int tiles_for(int64_t size, int nb) { return static_cast<int>((size + nb - 1) / nb); }
+
+// StarPU filter cutting a tile into a 2D grid of sub-tiles in one plan. Children keep
+// the parent's leading dimension.
+void cut_tile(void* father_interface, void* child_interface, starpu_data_filter* filter, unsigned id, unsigned) {
+    const auto* father = static_cast<starpu_matrix_interface*>(father_interface);
+    auto* child = static_cast<starpu_matrix_interface*>(child_interface);
+    const auto* cut = static_cast<const TileCut*>(filter->filter_arg_ptr);
+    const uint32_t row = (id % cut->mt) * cut->nb, col = (id / cut->mt) * cut->nb;
+    child->id = father->id;
+    child->nx = std::min(cut->nb, father->nx - row);
+    child->ny = std::min(cut->nb, father->ny - col);
+    child->ld = father->ld;
+    child->elemsize = father->elemsize;
+    child->allocsize = size_t(child->nx) * child->ny * child->elemsize;
+    const size_t offset = (size_t(row) + size_t(col) * father->ld) * father->elemsize;
+    if (father->dev_handle) {
+        if (father->ptr) child->ptr = father->ptr + offset;
+        child->dev_handle = father->dev_handle;
+        child->offset = father->offset + offset;
+    }
+}
+
 }  // namespace
 
 int64_t registered_tile_handles() { return live_handles.load(); }
+int64_t live_partition_plans() { return live_plans.load(); }
 
 template <typename T>
-TileStorage<T>::TileStorage(int64_t m, int64_t n, int nb)
-    : m_(m), n_(n), nb_(nb), mt_(tiles_for(m, nb)), nt_(tiles_for(n, nb)),
-      handles_(size_t(mt_) * size_t(nt_), nullptr) {
-    owned_bytes_ = size_t(m) * size_t(n) * sizeof(T);
-    if (owned_bytes_ == 0) return;
+TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales)
+    : m_(m), n_(n), scales_(std::make_shared<const std::vector<int>>(std::move(scales))),
+      mt_(tiles_for(m, nb())), nt_(tiles_for(n, nb())), handles_(size_t(mt_) * size_t(nt_), nullptr),
+      children_(handles_.size()) {
+    const size_t bytes = size_t(m) * size_t(n) * sizeof(T);
+    if (bytes == 0) return;
     void* memory = nullptr;
-    if (starpu_malloc(&memory, owned_bytes_) != 0 || memory == nullptr)
-        throw runtime_error("grain::Matrix: cannot allocate " + std::to_string(owned_bytes_) +
-                            " bytes");
-    std::memset(memory, 0, owned_bytes_);
+    if (starpu_malloc(&memory, bytes) != 0 || memory == nullptr)
+        throw runtime_error("grain::Matrix: cannot allocate " + std::to_string(bytes) + " bytes");
+    std::memset(memory, 0, bytes);
     owned_ = static_cast<T*>(memory);
 }
 
 template <typename T>
-TileStorage<T>::TileStorage(int64_t m, int64_t n, int nb, T* a, int64_t lda)
-    : m_(m), n_(n), nb_(nb), mt_(tiles_for(m, nb)), nt_(tiles_for(n, nb)), user_(a), lda_(lda),
-      handles_(size_t(mt_) * size_t(nt_), nullptr) {}
+TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda)
+    : m_(m), n_(n), scales_(std::make_shared<const std::vector<int>>(std::move(scales))),
+      mt_(tiles_for(m, nb())), nt_(tiles_for(n, nb())), user_(a), lda_(lda),
+      handles_(size_t(mt_) * size_t(nt_), nullptr), children_(handles_.size()) {}
+
+template <typename T>
+TileStorage<T>::TileStorage(starpu_data_handle_t parent, int64_t rows, int64_t cols,
+                            std::shared_ptr<const std::vector<int>> scales, int level)
+    : m_(rows), n_(cols), scales_(std::move(scales)), level_(level), mt_(tiles_for(rows, nb())),
+      nt_(tiles_for(cols, nb())), handles_(size_t(mt_) * size_t(nt_), nullptr), children_(handles_.size()),
+      parent_(parent), cut_{uint32_t(nb()), uint32_t(mt_)} {
+    starpu_data_filter filter{};
+    filter.filter_func = cut_tile;
+    filter.nchildren = unsigned(handles_.size());
+    filter.filter_arg_ptr = &cut_;
+    starpu_data_partition_plan(parent_, &filter, handles_.data());
+    ++live_plans;
+}
 
 template <typename T>
 TileStorage<T>::~TileStorage() {
-    unregister_handles();
+    if (parent_) return;  // a lower level is released by the top level
+    release();
     if (enlisted_) delist_handle_owner(this);
     if (owned_) starpu_free(owned_);
 }
 
 template <typename T>
 T* TileStorage<T>::tile_data(int i, int j) const {
-    if (user_) return user_ + int64_t(i) * nb_ + int64_t(j) * nb_ * lda_;
+    const int64_t nb = this->nb();
+    if (user_) return user_ + int64_t(i) * nb + int64_t(j) * nb * lda_;
     // Tile columns are stored one after the other; inside one, tiles are contiguous.
-    return owned_ + int64_t(j) * nb_ * m_ + int64_t(i) * nb_ * tile_cols(j);
+    return owned_ + int64_t(j) * nb * m_ + int64_t(i) * nb * tile_cols(j);
 }
 
 template <typename T>
 starpu_data_handle_t TileStorage<T>::handle(int i, int j) {
     starpu_data_handle_t& h = handles_[index(i, j)];
-    if (!h) {
+    if (!h) {  // only the top level registers; plan children exist from the start
         if (!enlisted_) {
             enlist_handle_owner(this);
             enlisted_ = true;
@@ -64,7 +108,27 @@ starpu_data_handle_t TileStorage<T>::handle(int i, int j) {
 }
 
 template <typename T>
-void TileStorage<T>::unregister_handles() {
+TileStorage<T>& TileStorage<T>::children(int i, int j) {
+    std::unique_ptr<TileStorage>& grid = children_[index(i, j)];
+    if (!grid)
+        grid.reset(new TileStorage(handle(i, j), tile_rows(i), tile_cols(j), scales_, level_ + 1));
+    return *grid;
+}
+
+template <typename T>
+void TileStorage<T>::release() {
+    for (std::unique_ptr<TileStorage>& grid : children_) {
+        if (grid) {
+            grid->release();
+            grid.reset();
+        }
+    }
+    if (parent_) {
+        // Gathers the children back into the parent if they hold the data.
+        starpu_data_partition_clean(parent_, unsigned(handles_.size()), handles_.data());
+        --live_plans;
+        return;
+    }
     // Unregistering waits for the tasks using the tile and brings its data home.
     for (starpu_data_handle_t& h : handles_) {
         if (h) {
@@ -77,7 +141,7 @@ void TileStorage<T>::unregister_handles() {
 
 template <typename T>
 void TileStorage<T>::runtime_ending() {
-    unregister_handles();
+    release();
     enlisted_ = false;  // a later Runtime enlists it again on first use
 }
 

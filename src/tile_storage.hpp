@@ -1,8 +1,12 @@
 #pragma once
-// The tiles behind grain::Matrix views: their memory and their StarPU handles.
+// The tiles behind grain::Matrix views: their memory and their StarPU handles, at
+// every level of the ladder of tile scales. The top level's tiles are registered
+// with StarPU; the tiles of a lower level are the children of a partition plan on
+// their parent tile, planned the first time a task on that tile is split.
 #include <starpu.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace grain::detail {
@@ -17,50 +21,80 @@ protected:
     ~HandleOwner() = default;
 };
 
-// Tile handles registered now, in this process (for leak checks).
+// The longest ladder of tile scales a matrix may have.
+constexpr int max_levels = 8;
+
+// Tile handles registered and partition plans made now, in this process (for leak checks).
 int64_t registered_tile_handles();
+int64_t live_partition_plans();
 
 // Called by handle owners; implemented by the runtime.
 void enlist_handle_owner(HandleOwner* owner);
 void delist_handle_owner(HandleOwner* owner);
 
+// How a tile is cut into its children: sub-tiles of `nb` (the last ones smaller),
+// `mt` of them per column.
+struct TileCut {
+    uint32_t nb;
+    uint32_t mt;
+};
+
 template <typename T>
 class TileStorage final : public HandleOwner {
 public:
-    TileStorage(int64_t m, int64_t n, int nb);                   // owns zeroed tiles
-    TileStorage(int64_t m, int64_t n, int nb, T* a, int64_t lda);  // a user's array
+    // The top level, with `scales` (level 0 first): owned zeroed tiles, or a user's array.
+    TileStorage(int64_t m, int64_t n, std::vector<int> scales);
+    TileStorage(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda);
     ~TileStorage();
     TileStorage(const TileStorage&) = delete;
     TileStorage& operator=(const TileStorage&) = delete;
 
     int64_t m() const { return m_; }
     int64_t n() const { return n_; }
-    int nb() const { return nb_; }
+    int level() const { return level_; }
+    const std::vector<int>& scales() const { return *scales_; }
+    int nb() const { return (*scales_)[size_t(level_)]; }
     int mt() const { return mt_; }
     int nt() const { return nt_; }
-    int tile_rows(int i) const { return i < mt_ - 1 ? nb_ : static_cast<int>(m_ - int64_t(i) * nb_); }
-    int tile_cols(int j) const { return j < nt_ - 1 ? nb_ : static_cast<int>(n_ - int64_t(j) * nb_); }
+    int tile_rows(int i) const { return i < mt_ - 1 ? nb() : static_cast<int>(m_ - int64_t(i) * nb()); }
+    int tile_cols(int j) const { return j < nt_ - 1 ? nb() : static_cast<int>(n_ - int64_t(j) * nb()); }
+    // Top level only: where tile (i, j) is in memory.
     T* tile_data(int i, int j) const;
     int64_t tile_ld(int i) const { return user_ ? lda_ : tile_rows(i); }
 
-    // The tile's handle, registered on first use (single submitting thread).
+    // The tile's handle: registered on first use at the top level, a plan child below
+    // (single submitting thread).
     starpu_data_handle_t handle(int i, int j);
-    // The handle if registered, else nullptr.
+    // The handle if registered, else nullptr (top level).
     starpu_data_handle_t registered_handle(int i, int j) const { return handles_[index(i, j)]; }
+
+    // Whether tile (i, j) can be cut at the next scale, and the grid of its sub-tiles
+    // (planned on first use).
+    bool has_children() const { return size_t(level_) + 1 < scales_->size(); }
+    TileStorage& children(int i, int j);
 
     void runtime_ending() override;
 
 private:
-    void unregister_handles();
+    // The children of tile `parent`, a rows x cols tile at level - 1.
+    TileStorage(starpu_data_handle_t parent, int64_t rows, int64_t cols,
+                std::shared_ptr<const std::vector<int>> scales, int level);
+    // Cleans the plans below this grid (bottom-up, as StarPU requires), then
+    // unregisters its tiles (top level) or cleans its own plan (a lower level).
+    void release();
     size_t index(int i, int j) const { return size_t(i) + size_t(j) * size_t(mt_); }
 
     int64_t m_, n_;
-    int nb_, mt_, nt_;
+    std::shared_ptr<const std::vector<int>> scales_;
+    int level_ = 0;
+    int mt_, nt_;
     T* owned_ = nullptr;
-    size_t owned_bytes_ = 0;
     T* user_ = nullptr;
     int64_t lda_ = 0;
     std::vector<starpu_data_handle_t> handles_;
+    std::vector<std::unique_ptr<TileStorage>> children_;  // per tile, made on first split
+    starpu_data_handle_t parent_ = nullptr;               // lower levels: the tile cut into this grid
+    TileCut cut_{};
     bool enlisted_ = false;
 };
 

@@ -66,10 +66,15 @@ Array<T> random_array(int64_t m, int64_t n, Kind kind, Random& rng) {
 }
 
 template <typename T>
-grain::Matrix<T> tiles_of(const Array<T>& x, int nb) {
-    grain::Matrix<T> A(x.m, x.n, nb);
+grain::Matrix<T> tiles_of(const Array<T>& x, const std::vector<int>& scales) {
+    grain::Matrix<T> A(x.m, x.n, scales);
     A.from_lapack(x.data(), x.ld());
     return A;
+}
+
+template <typename T>
+grain::Matrix<T> tiles_of(const Array<T>& x, int nb) {
+    return tiles_of(x, std::vector<int>{nb});
 }
 
 template <typename T>

@@ -42,6 +42,9 @@ struct Options {
     int threads = -1;
     int gpus = -1;
     std::string sched;
+    std::vector<int> scales;  // --scales: replaces -b
+    std::string split;
+    int window = -1;
     uint64_t seed = 42;
     Uplo uplo = Uplo::Lower;
 };
@@ -57,6 +60,9 @@ const char* usage_text =
     "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
     "      --nrhs LIST      right-hand sides                 [1]\n"
     "  -b, --nb LIST        tile sizes                       [320]\n"
+    "      --scales LIST    ladder of tile scales, largest first (replaces -b), e.g. 2048,1024,512\n"
+    "      --split POLICY   none, all, depth:D, random:P[:SEED] [GRAIN_SPLIT, none]\n"
+    "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 64 per worker]\n"
     "      --niter N        runs of each case                [1]\n"
     "      --check          check each result by its residual\n"
     "      --vendor         also time the threaded OpenBLAS/LAPACKE routine\n"
@@ -137,6 +143,13 @@ Options parse(int argc, char** argv) {
             o.nrhs = parse_list(arg, value(), 1);
         } else if (arg == "-b" || arg == "--nb") {
             o.nb = parse_list(arg, value(), 1);
+        } else if (arg == "--scales") {
+            o.scales.clear();
+            for (int64_t v : parse_list(arg, value(), 1)) o.scales.push_back(int(v));
+        } else if (arg == "--split") {
+            o.split = value();
+        } else if (arg == "--window") {
+            o.window = int(parse_int(arg, value(), 0));
         } else if (arg == "--niter") {
             o.niter = int(parse_int(arg, value(), 1));
         } else if (arg == "--check") {
@@ -208,11 +221,12 @@ public:
 struct Case {
     char precision;
     int64_t m, n, k, nrhs;
-    int nb;
+    std::vector<int> scales;  // scales[0] is the tile size
 };
 
 struct Result {
     double time = 0, flops = 0;
+    grain::Statistics statistics;  // of the timed run
     double vendor_time = 0;
     double residual = 0;
     int info = 0;
@@ -222,8 +236,18 @@ struct Run {
     const Options& options;
     const Case& c;
     Random& rng;
+    grain::Runtime& runtime;
     int threads;
 };
+
+// Times f, grain's part of a run, and keeps its task counts.
+template <typename F>
+double timed_grain(const Run& r, Result& res, F&& f) {
+    r.runtime.reset_statistics();
+    const double t = timed(f);
+    res.statistics = r.runtime.statistics();
+    return t;
+}
 
 double potrf_flops(double n) { return n * n * n / 3 + n * n / 2 + n / 6; }
 double getrf_flops(double m, double n) {
@@ -241,11 +265,11 @@ Result run_gemm(const Run& r) {
     const Array<T> C0 = random_array<T>(c.m, c.n, Kind::General, r.rng);
     Result res;
     res.flops = 2.0 * c.m * c.n * c.k;
-    grain::Matrix<T> tA = tiles_of(A, c.nb), tB = tiles_of(B, c.nb), tC = tiles_of(C0, c.nb);
+    grain::Matrix<T> tA = tiles_of(A, c.scales), tB = tiles_of(B, c.scales), tC = tiles_of(C0, c.scales);
     Array<T> C(c.m, c.n);
     {
         const WorkersRunning running;
-        res.time = timed([&] { res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, tA, tB, beta, tC); });
+        res.time = timed_grain(r, res, [&] { res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, tA, tB, beta, tC); });
         tC.to_lapack(C.data(), C.ld());
     }
     if (r.options.vendor || r.options.check) {
@@ -270,11 +294,11 @@ Result run_trsm(const Run& r) {
     const Array<T> B = random_array<T>(c.m, c.n, Kind::General, r.rng);
     Result res;
     res.flops = double(c.m) * c.m * c.n;
-    grain::Matrix<T> tA = tiles_of(A, c.nb), tB = tiles_of(B, c.nb);
+    grain::Matrix<T> tA = tiles_of(A, c.scales), tB = tiles_of(B, c.scales);
     Array<T> X(c.m, c.n);
     {
         const WorkersRunning running;
-        res.time = timed([&] {
+        res.time = timed_grain(r, res, [&] {
             res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, tA, tB);
         });
         tB.to_lapack(X.data(), X.ld());
@@ -300,11 +324,11 @@ Result run_syrk(const Run& r) {
     const Array<T> C0 = random_array<T>(c.n, c.n, Kind::General, r.rng);
     Result res;
     res.flops = double(c.k) * c.n * (c.n + 1);
-    grain::Matrix<T> tA = tiles_of(A, c.nb), tC = tiles_of(C0, c.nb);
+    grain::Matrix<T> tA = tiles_of(A, c.scales), tC = tiles_of(C0, c.scales);
     Array<T> C(c.n, c.n);
     {
         const WorkersRunning running;
-        res.time = timed([&] { res.info = grain::syrk(uplo, Op::NoTrans, alpha, tA, beta, tC); });
+        res.time = timed_grain(r, res, [&] { res.info = grain::syrk(uplo, Op::NoTrans, alpha, tA, beta, tC); });
         tC.to_lapack(C.data(), C.ld());
     }
     if (r.options.vendor || r.options.check) {
@@ -336,13 +360,13 @@ Result run_cholesky(const Run& r, const std::string& op) {
     const Array<T> B = solve ? random_array<T>(c.n, c.nrhs, Kind::General, r.rng) : Array<T>();
     Result res;
     res.flops = (op != "potrs" ? potrf_flops(double(c.n)) : 0) + (solve ? solve_flops(double(c.n), double(c.nrhs)) : 0);
-    grain::Matrix<T> tA = tiles_of(A, c.nb);
-    grain::Matrix<T> tB = tiles_of(solve ? B : Array<T>(0, 0), c.nb);
+    grain::Matrix<T> tA = tiles_of(A, c.scales);
+    grain::Matrix<T> tB = tiles_of(solve ? B : Array<T>(0, 0), c.scales);
     Array<T> F(c.n, c.n), X(c.n, solve ? c.nrhs : 0);
     {
         const WorkersRunning running;
         if (op == "potrs") res.info = grain::potrf(uplo, tA);  // potrs times the solve alone
-        res.time = timed([&] {
+        res.time = timed_grain(r, res, [&] {
             if (op == "potrf") res.info = grain::potrf(uplo, tA);
             if (op == "potrs") res.info = std::max(res.info, grain::potrs(uplo, tA, tB));
             if (op == "posv") res.info = grain::posv(uplo, tA, tB);
@@ -376,12 +400,12 @@ Result run_lu(const Run& r, const std::string& op) {
     const Array<T> B = solve ? random_array<T>(c.n, c.nrhs, Kind::General, r.rng) : Array<T>();
     Result res;
     res.flops = getrf_flops(double(m), double(c.n)) + (solve ? solve_flops(double(c.n), double(c.nrhs)) : 0);
-    grain::Matrix<T> tA = tiles_of(A, c.nb);
-    grain::Matrix<T> tB = tiles_of(solve ? B : Array<T>(0, 0), c.nb);
+    grain::Matrix<T> tA = tiles_of(A, c.scales);
+    grain::Matrix<T> tB = tiles_of(solve ? B : Array<T>(0, 0), c.scales);
     Array<T> F(m, c.n), X(c.n, solve ? c.nrhs : 0);
     {
         const WorkersRunning running;
-        res.time = timed([&] { res.info = solve ? grain::gesv_nopiv(tA, tB) : grain::getrf_nopiv(tA); });
+        res.time = timed_grain(r, res, [&] { res.info = solve ? grain::gesv_nopiv(tA, tB) : grain::getrf_nopiv(tA); });
         tA.to_lapack(F.data(), F.ld());
         if (solve) tB.to_lapack(X.data(), X.ld());
     }
@@ -518,11 +542,18 @@ int main(int argc, char** argv) {
         runtime_options.ncpu = options.threads;
         runtime_options.ngpu = options.gpus;
         runtime_options.sched = options.sched;
+        runtime_options.split = options.split;
+        runtime_options.window = options.window;
         grain::Runtime runtime(runtime_options);
+        if (!options.scales.empty()) grain::Matrix<double>(0, 0, options.scales);  // checks the ladder
         const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
 
         std::vector<std::string> columns = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
                                             "iter", "time", "gflops"};
+        const int levels = options.scales.empty() ? 1 : int(options.scales.size());
+        columns.insert(columns.end(), {"levels", "split"});
+        for (const char* kind : {"tasks_l", "split_l"})
+            for (int l = 0; l < levels; ++l) columns.push_back(kind + std::to_string(l));
         if (options.vendor) columns.insert(columns.end(), {"vendor_time", "vendor_gflops"});
         if (options.check) columns.insert(columns.end(), {"residual", "status"});
         columns.push_back("info");
@@ -534,7 +565,9 @@ int main(int argc, char** argv) {
                 for (int64_t n : options.n)
                     for (int64_t m : options.m)
                         for (int64_t k : options.k)
-                            for (int64_t nrhs : options.nrhs) cases.push_back({p, m ? m : n, n, k ? k : n, nrhs, int(nb)});
+                            for (int64_t nrhs : options.nrhs)
+                                cases.push_back({p, m ? m : n, n, k ? k : n, nrhs,
+                                                 options.scales.empty() ? std::vector<int>{int(nb)} : options.scales});
 
         Random rng(options.seed);
         const size_t runs = cases.size() * size_t(options.niter);
@@ -544,14 +577,18 @@ int main(int argc, char** argv) {
             for (int iter = 0; iter < options.niter; ++iter, ++done) {
                 progress.start("run " + std::to_string(done + 1) + " of " + std::to_string(runs) + " (" +
                                operation->name + " " + c.precision + " n=" + std::to_string(c.n) +
-                               " nb=" + std::to_string(c.nb) + ")");
-                const Run run{options, c, rng, runtime.ncpu()};
+                               " nb=" + std::to_string(c.scales[0]) + ")");
+                const Run run{options, c, rng, runtime, runtime.ncpu()};
                 const Result res = c.precision == 's' ? operation->single(run) : operation->dbl(run);
                 std::vector<std::string> cells = {operation->name, std::string(1, c.precision),
                                                   std::to_string(runtime.ncpu()), std::to_string(runtime.ngpu()),
                                                   std::to_string(c.m), std::to_string(c.n), std::to_string(c.k),
-                                                  std::to_string(c.nrhs), std::to_string(c.nb), std::to_string(iter),
-                                                  number(res.time), number(res.flops / res.time * 1e-9)};
+                                                  std::to_string(c.nrhs), std::to_string(c.scales[0]),
+                                                  std::to_string(iter), number(res.time),
+                                                  number(res.flops / res.time * 1e-9), std::to_string(levels),
+                                                  runtime.split()};
+                for (int l = 0; l < levels; ++l) cells.push_back(std::to_string(res.statistics.at("", l).finished));
+                for (int l = 0; l < levels; ++l) cells.push_back(std::to_string(res.statistics.at("", l).split));
                 if (options.vendor)
                     cells.insert(cells.end(), {number(res.vendor_time), number(res.flops / res.vendor_time * 1e-9)});
                 if (options.check) {

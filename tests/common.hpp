@@ -4,6 +4,9 @@
 
 #include <grain/grain.hpp>
 
+#include <cstdlib>
+#include <vector>
+
 #include "testing_drivers/checks.hpp"
 
 namespace grain::test {
@@ -14,6 +17,9 @@ using grain::testing::random_array;
 using grain::testing::tiles_of;
 
 using Precisions = ::testing::Types<float, double>;
+
+// The suite's Runtime (tests/main.cpp).
+grain::Runtime& test_runtime();
 
 inline testing::Random& rng() {
     static testing::Random generator(2026);
@@ -27,7 +33,25 @@ Array<T> to_array(const grain::Matrix<T>& A) {
     return x;
 }
 
-// Tile size for the suites: small, so that small matrices have many tiles.
+// Tile size for tests that rely on the tile geometry: small, so that small
+// matrices have many tiles.
 constexpr int nb = 16;
+
+// The ladder of tile scales most tests use: GRAIN_TEST_SCALES (e.g. "32,16,8"), else
+// {nb}. ctest runs the suites under several ladders and split policies (GRAIN_SPLIT).
+inline const std::vector<int>& scales() {
+    static const std::vector<int> ladder = [] {
+        std::vector<int> values;
+        const char* text = std::getenv("GRAIN_TEST_SCALES");
+        for (const char* p = text ? text : ""; *p;) {
+            char* end = nullptr;
+            values.push_back(int(std::strtol(p, &end, 10)));
+            p = *end == ',' ? end + 1 : end;
+            if (end == p && *p) break;
+        }
+        return values.empty() ? std::vector<int>{nb} : values;
+    }();
+    return ladder;
+}
 
 }  // namespace grain::test

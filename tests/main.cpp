@@ -5,15 +5,18 @@
 #include <memory>
 
 namespace {
+std::unique_ptr<grain::Runtime> runtime;
+
 class RuntimeEnvironment : public ::testing::Environment {
 public:
-    void SetUp() override { runtime_ = std::make_unique<grain::Runtime>(); }
-    void TearDown() override { runtime_.reset(); }
-
-private:
-    std::unique_ptr<grain::Runtime> runtime_;
+    void SetUp() override { runtime = std::make_unique<grain::Runtime>(); }
+    void TearDown() override { runtime.reset(); }
 };
 }  // namespace
+
+namespace grain::test {
+grain::Runtime& test_runtime() { return *runtime; }
+}  // namespace grain::test
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);

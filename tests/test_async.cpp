@@ -11,7 +11,7 @@ TEST(Async, PotrfThenPotrsWithoutWaitInBetween) {
     const int64_t n = 83, nrhs = 4;
     const Array<double> A = random_array<double>(n, n, Kind::Spd, rng());
     const Array<double> B = random_array<double>(n, nrhs, Kind::General, rng());
-    Matrix<double> tA = tiles_of(A, nb), tB = tiles_of(B, nb);
+    Matrix<double> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
     Request factor = potrf_async(Uplo::Lower, tA);
     Request solve = potrs_async(Uplo::Lower, tA, tB);  // ordered after potrf by the data
     EXPECT_EQ(solve.wait(), 0);
@@ -23,7 +23,7 @@ TEST(Async, GesvNopivPipelined) {
     const int64_t n = 50, nrhs = 3;
     const Array<float> A = random_array<float>(n, n, Kind::DiagonallyDominant, rng());
     const Array<float> B = random_array<float>(n, nrhs, Kind::General, rng());
-    Matrix<float> tA = tiles_of(A, nb), tB = tiles_of(B, nb);
+    Matrix<float> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
     Request request = gesv_nopiv_async(tA, tB);
     EXPECT_EQ(request.wait(), 0);
     EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), 1.0f, B), 60);
@@ -33,9 +33,9 @@ TEST(Async, RequestsReportTheirOwnInfo) {
     Array<double> bad = random_array<double>(40, 40, Kind::Spd, rng());
     bad(20, 20) = -1;
     const Array<double> good = random_array<double>(40, 40, Kind::Spd, rng());
-    Matrix<double> tbad = tiles_of(bad, nb), tgood = tiles_of(good, nb);
+    Matrix<double> tbad = tiles_of(bad, scales()), tgood = tiles_of(good, scales());
     Request r1 = posv_async(Uplo::Upper, tbad, tgood);  // fails at column 21
-    Matrix<double> other = tiles_of(good, nb);
+    Matrix<double> other = tiles_of(good, scales());
     Request r2 = potrf_async(Uplo::Upper, other);
     EXPECT_EQ(r2.wait(), 0);
     EXPECT_EQ(r1.wait(), 21);

@@ -6,7 +6,7 @@
 
 #include "common.hpp"
 #include "src/codelets.hpp"
-#include "src/tasks.hpp"
+#include "recursion/tasks.hpp"
 
 namespace grain::test {
 namespace {
@@ -17,7 +17,7 @@ uint32_t gemm_footprint(const Matrix<double>& C) {
     starpu_codelet* cl = detail::codelet<double>(Kernel::Gemm);
     starpu_task* task = starpu_task_create();
     task->cl = cl;
-    for (int i = 0; i < 3; ++i) task->handles[i] = detail::tile(C, 0, 0).handle;
+    for (int i = 0; i < 3; ++i) task->handles[i] = detail::tile(C, 0, 0).handle();
     const uint32_t footprint = starpu_task_footprint(cl->model, task, starpu_worker_get_perf_archtype(0, 0), 0);
     task->destroy = 0;
     starpu_task_destroy(task);

@@ -53,17 +53,40 @@ TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
         const auto rows = table(o.out);
         ASSERT_EQ(rows.size(), 1u + 4u) << o.out;  // header + 2 sizes x 2 precisions
         const std::vector<std::string> expected = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
-                                                   "iter", "time", "gflops", "vendor_time", "vendor_gflops",
+                                                   "iter", "time", "gflops", "levels", "split", "tasks_l0",
+                                                   "split_l0", "vendor_time", "vendor_gflops",
                                                    "residual", "status", "info"};
         EXPECT_EQ(rows[0], expected);
         for (size_t i = 1; i < rows.size(); ++i) {
             ASSERT_EQ(rows[i].size(), expected.size());
             EXPECT_EQ(rows[i][0], op);
             EXPECT_EQ(rows[i][2], "2");
-            EXPECT_EQ(rows[i][15], "SUCCESS");
+            EXPECT_EQ(rows[i][19], "SUCCESS");
             EXPECT_GT(std::stod(rows[i][11]), 0.0);
         }
     }
+}
+
+TEST(Driver, ScalesAndSplitPolicyColumns) {
+    const Output o = run("-o potrf -n 100 --scales 32,16,8 --split all --check --window 16");
+    EXPECT_EQ(o.exit_code, 0) << o.out;
+    const auto rows = table(o.out);
+    ASSERT_EQ(rows.size(), 2u) << o.out;
+    const std::vector<std::string> tail = {"levels", "split", "tasks_l0", "tasks_l1", "tasks_l2",
+                                           "split_l0", "split_l1", "split_l2", "residual", "status", "info"};
+    ASSERT_EQ(rows[0].size(), 12 + tail.size());
+    EXPECT_EQ(std::vector<std::string>(rows[0].begin() + 12, rows[0].end()), tail);
+    const std::vector<std::string>& row = rows[1];
+    EXPECT_EQ(row[8], "32");   // nb: the first scale
+    EXPECT_EQ(row[12], "3");
+    EXPECT_EQ(row[13], "all");
+    EXPECT_EQ(row[14], "0");   // nothing runs at the top level...
+    EXPECT_EQ(row[15], "0");
+    EXPECT_GT(std::stol(row[16]), 0);  // ...everything at the finest
+    EXPECT_GT(std::stol(row[17]), 0);
+    EXPECT_GT(std::stol(row[18]), 0);
+    EXPECT_EQ(row[19], "0");   // the finest level never splits
+    EXPECT_EQ(row[21], "SUCCESS");
 }
 
 TEST(Driver, RangesAndHumanReadableOutput) {
@@ -84,6 +107,8 @@ TEST(Driver, InvalidArgumentsExitNonZeroNamingThem) {
         {"-o potrf -n 10 --niter x", "--niter"},
         {"-o potrf -n 10 -p z", "-p"},
         {"-o potrf -n 10 --bogus", "--bogus"},
+        {"-o potrf -n 100 --scales 32,24", "scales"},
+        {"-o potrf -n 100 --scales 32,16 --split sometimes", "split"},
     };
     for (auto [arguments, name] : cases) {
         SCOPED_TRACE(arguments);

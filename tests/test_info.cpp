@@ -31,7 +31,7 @@ TYPED_TEST(Info, PotrfMatchesLapacke) {
             const int expected = blas::potrf(uplo, int(n), lapack.data(), lapack.ld());
             ASSERT_EQ(expected, column);
             {
-                Matrix<T> tA = tiles_of(A, nb);
+                Matrix<T> tA = tiles_of(A, scales());
                 EXPECT_EQ(potrf(uplo, tA), expected);
             }
             Array<T> a = A;
@@ -55,7 +55,7 @@ TYPED_TEST(Info, PosvLeavesBUntouchedOnFailure) {
     using T = TypeParam;
     const Array<T> A = not_spd_at<T>(50, 33);
     const Array<T> B = random_array<T>(50, 3, Kind::General, rng());
-    Matrix<T> tA = tiles_of(A, nb), tB = tiles_of(B, nb);
+    Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
     EXPECT_EQ(posv(Uplo::Lower, tA, tB), 33);
     EXPECT_EQ(to_array(tB).a, B.a);
 }
@@ -72,7 +72,7 @@ TYPED_TEST(Info, GetrfNopivZeroPivotMatchesLapacke) {
         std::vector<lapack_int> ipiv(n);
         const int expected = blas::getrf(int(n), int(n), lapack.data(), lapack.ld(), ipiv.data());
         ASSERT_EQ(expected, column);
-        Matrix<T> tA = tiles_of(A, nb);
+        Matrix<T> tA = tiles_of(A, scales());
         EXPECT_EQ(getrf_nopiv(tA), expected);
     }
 }

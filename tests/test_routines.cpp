@@ -55,7 +55,7 @@ TYPED_TEST(Routines, Gemm) {
                 const Array<T> A = random_array<T>(ta == Op::NoTrans ? m : k, ta == Op::NoTrans ? k : m, Kind::General, rng());
                 const Array<T> B = random_array<T>(tb == Op::NoTrans ? k : n, tb == Op::NoTrans ? n : k, Kind::General, rng());
                 const Array<T> C0 = random_array<T>(m, n, Kind::General, rng());
-                Matrix<T> tA = tiles_of(A, nb), tB = tiles_of(B, nb), tC = tiles_of(C0, nb);
+                Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales()), tC = tiles_of(C0, scales());
                 ASSERT_EQ(gemm(ta, tb, alpha, tA, tB, beta, tC), 0);
                 Array<T> ref = C0;
                 blas::gemm(ta, tb, int(m), int(n), int(k), alpha, A.data(), A.ld(), B.data(), B.ld(), beta, ref.data(),
@@ -69,7 +69,7 @@ TYPED_TEST(Routines, Gemm) {
 TYPED_TEST(Routines, GemmWithTheSameMatrixTwice) {
     using T = TypeParam;
     const Array<T> A = random_array<T>(40, 23, Kind::General, rng());
-    Matrix<T> tA = tiles_of(A, nb), tC(40, 40, nb);
+    Matrix<T> tA = tiles_of(A, scales()), tC(40, 40, scales());
     ASSERT_EQ(gemm(Op::NoTrans, Op::Trans, T(1), tA, tA, T(0), tC), 0);
     Array<T> ref(40, 40);
     blas::gemm(Op::NoTrans, Op::Trans, 40, 40, 23, T(1), A.data(), A.ld(), A.data(), A.ld(), T(0), ref.data(), ref.ld());
@@ -90,7 +90,7 @@ TYPED_TEST(Routines, Trsm) {
                         const int64_t order = side == Side::Left ? m : n;
                         const auto [A, clean] = triangular<T>(order, uplo, diag);
                         const Array<T> B = random_array<T>(m, n, Kind::General, rng());
-                        Matrix<T> tA = tiles_of(A, nb), tB = tiles_of(B, nb);
+                        Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
                         const T alpha = T(-2);
                         ASSERT_EQ(trsm(side, uplo, trans, diag, alpha, tA, tB), 0);
                         EXPECT_LT(solve_residual(side, trans, clean, to_array(tB), alpha, B), 60);
@@ -109,7 +109,7 @@ TYPED_TEST(Routines, Syrk) {
                 const Array<T> A = random_array<T>(trans == Op::NoTrans ? n : k, trans == Op::NoTrans ? k : n,
                                                    Kind::General, rng());
                 const Array<T> C0 = random_array<T>(n, n, Kind::General, rng());
-                Matrix<T> tA = tiles_of(A, nb), tC = tiles_of(C0, nb);
+                Matrix<T> tA = tiles_of(A, scales()), tC = tiles_of(C0, scales());
                 ASSERT_EQ(syrk(uplo, trans, alpha, tA, beta, tC), 0);
                 Array<T> ref = C0;
                 blas::syrk(uplo, trans, int(n), int(k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
@@ -137,7 +137,7 @@ TYPED_TEST(Routines, Potrf) {
             for (int64_t j = 0; j < n; ++j)
                 for (int64_t i = 0; i < n; ++i)
                     if (uplo == Uplo::Lower ? i < j : i > j) input(i, j) = T(-7);
-            Matrix<T> tA = tiles_of(input, nb);
+            Matrix<T> tA = tiles_of(input, scales());
             ASSERT_EQ(potrf(uplo, tA), 0);
             const Array<T> F = to_array(tA);
             for (int64_t j = 0; j < n; ++j)
@@ -157,12 +157,12 @@ TYPED_TEST(Routines, PotrsAndPosv) {
                 SCOPED_TRACE(::testing::Message() << "n=" << n << " nrhs=" << nrhs << " uplo=" << char(uplo));
                 const Array<T> A = random_array<T>(n, n, Kind::Spd, rng());
                 const Array<T> B = random_array<T>(n, nrhs, Kind::General, rng());
-                Matrix<T> tA = tiles_of(A, nb), tB = tiles_of(B, nb);
+                Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
                 ASSERT_EQ(potrf(uplo, tA), 0);
                 ASSERT_EQ(potrs(uplo, tA, tB), 0);
                 EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), T(1), B), 60);
 
-                Matrix<T> sA = tiles_of(A, nb), sB = tiles_of(B, nb);
+                Matrix<T> sA = tiles_of(A, scales()), sB = tiles_of(B, scales());
                 ASSERT_EQ(posv(uplo, sA, sB), 0);
                 EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(sB), T(1), B), 60);
             }
@@ -174,7 +174,7 @@ TYPED_TEST(Routines, GetrfNopiv) {
     for (auto [m, n] : shapes) {
         SCOPED_TRACE(::testing::Message() << "m=" << m << " n=" << n);
         const Array<T> A = random_array<T>(m, n, Kind::DiagonallyDominant, rng());
-        Matrix<T> tA = tiles_of(A, nb);
+        Matrix<T> tA = tiles_of(A, scales());
         ASSERT_EQ(getrf_nopiv(tA), 0);
         EXPECT_LT(factor_residual(A, testing::lu_product(to_array(tA))), 60);
     }
@@ -187,12 +187,12 @@ TYPED_TEST(Routines, GetrsAndGesvNopiv) {
             SCOPED_TRACE(::testing::Message() << "n=" << n << " nrhs=" << nrhs);
             const Array<T> A = random_array<T>(n, n, Kind::DiagonallyDominant, rng());
             const Array<T> B = random_array<T>(n, nrhs, Kind::General, rng());
-            Matrix<T> tA = tiles_of(A, nb), tB = tiles_of(B, nb);
+            Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
             ASSERT_EQ(getrf_nopiv(tA), 0);
             ASSERT_EQ(getrs_nopiv(tA, tB), 0);
             EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), T(1), B), 60);
 
-            Matrix<T> sA = tiles_of(A, nb), sB = tiles_of(B, nb);
+            Matrix<T> sA = tiles_of(A, scales()), sB = tiles_of(B, scales());
             ASSERT_EQ(gesv_nopiv(sA, sB), 0);
             EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(sB), T(1), B), 60);
         }

@@ -5,4 +5,5 @@
 #include "request.hpp"
 #include "routines.hpp"
 #include "runtime.hpp"
+#include "statistics.hpp"
 #include "types.hpp"

@@ -2,13 +2,16 @@
 // grain::Matrix<T>: an m x n matrix cut into nb x nb tiles (edge tiles are smaller).
 //
 // A Matrix is a view: copies and sub() share the same tiles, and a routine given a
-// view writes through it. The tiles either live in storage the matrix owns
+// view writes through it. A matrix may carry a ladder of tile scales, e.g.
+// {3840, 1920, 960, 480}: its tiles are of the first scale, and a task on a tile may be
+// split into the same algorithm on the tile's sub-tiles of the next scale. The tiles either live in storage the matrix owns
 // (tile-contiguous, allocated through StarPU so it can be pinned) or in a user's
 // column-major array, which is then used in place and must outlive the matrix.
 // Each tile gets its StarPU handle when a routine first uses it; the last view to go
 // unregisters the handles, which brings the data back to the storage.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace grain {
 
@@ -22,12 +25,17 @@ class Matrix {
 public:
     // An m x n matrix with nb x nb tiles in storage of its own (zero-filled).
     Matrix(int64_t m, int64_t n, int nb);
+    // The same with a ladder of tile scales, largest first; each divides the one above.
+    Matrix(int64_t m, int64_t n, std::vector<int> scales);
     // An m x n matrix over a user's column-major array a with leading dimension lda.
     Matrix(int64_t m, int64_t n, int nb, T* a, int64_t lda);
+    Matrix(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda);
 
     int64_t m() const { return m_; }
     int64_t n() const { return n_; }
-    int nb() const { return nb_; }
+    int nb() const { return nb_; }  // the tile size at this view's level
+    const std::vector<int>& scales() const;  // the whole ladder, level 0 first
+    int level() const;                       // 0 for user matrices
     int mt() const { return mt_; }  // number of tile rows
     int nt() const { return nt_; }  // number of tile columns
     int tile_rows(int i) const;     // rows of tile row i
@@ -40,7 +48,9 @@ public:
     // The view of tiles [i1, i2] x [j1, j2] (inclusive, as in SLATE).
     Matrix sub(int i1, int i2, int j1, int j2) const;
 
-    // For grain's own layers: the shared tiles and this view's first tile.
+    // For grain's own layers: the view of a whole grid of tiles (not owned), the
+    // shared tiles, and this view's first tile.
+    explicit Matrix(detail::TileStorage<T>& grid);
     detail::TileStorage<T>& storage() const { return *storage_; }
     int first_tile_row() const { return i0_; }
     int first_tile_col() const { return j0_; }

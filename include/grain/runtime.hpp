@@ -1,7 +1,10 @@
 #pragma once
 // grain::Runtime: RAII owner of the StarPU runtime. Exactly one may be alive at a
 // time (StarPU is a per-process runtime); grain routines need one.
+#include <memory>
 #include <string>
+
+#include "statistics.hpp"
 
 namespace grain {
 
@@ -11,9 +14,21 @@ struct RuntimeOptions {
     // Number of GPU workers; -1: GRAIN_NGPU, else STARPU_NCUDA, else 0.
     // This build has no GPU kernels: a positive value is rejected.
     int ngpu = -1;
-    // StarPU scheduling policy; empty: GRAIN_SCHED, else STARPU_SCHED, else "dmdas".
+    // StarPU scheduling policy; empty: GRAIN_SCHED, else STARPU_SCHED, else "prio".
     std::string sched;
+    // Split policy of the recursive tasks (for matrices with several tile scales):
+    // "none", "all", "depth:D" (split down to level D), "random:P[:SEED]" (split each
+    // task with probability P). Empty: GRAIN_SPLIT, else "none".
+    std::string split;
+    // Submission window: the submitting thread waits while this many kernel tasks are
+    // in flight, so that split decisions see the machine's state. 0: unbounded;
+    // -1: GRAIN_WINDOW, else 64 per worker.
+    int window = -1;
 };
+
+namespace detail {
+class Recursion;
+}
 
 class Runtime {
 public:
@@ -27,6 +42,16 @@ public:
     int ngpu() const { return ngpu_; }
     const std::string& sched() const { return sched_; }
 
+    // The split policy and the window, changeable between routine calls.
+    void set_split(const std::string& split);
+    const std::string& split() const;
+    void set_window(int window);
+    int window() const;
+
+    // Task counts per operation and level since the start or the last reset.
+    Statistics statistics() const;
+    void reset_statistics();
+
     // Whether a Runtime is alive in this process.
     static bool active();
 
@@ -35,6 +60,7 @@ private:
     int ngpu_ = 0;
     std::string sched_;
     int saved_blas_threads_ = 1;
+    std::unique_ptr<detail::Recursion> recursion_;
 };
 
 }  // namespace grain

@@ -1,0 +1,19 @@
+#pragma once
+// What an algorithm submits with: the request its tasks belong to, the recursion
+// layer, and where the view it works on sits (its level, and its first column in the
+// view the routine was called on, so that info is reported globally).
+#include <cstdint>
+
+namespace grain::detail {
+
+struct RequestState;
+class Recursion;
+
+struct Context {
+    RequestState* request;
+    Recursion* recursion;
+    int level = 0;
+    int64_t col_offset = 0;
+};
+
+}  // namespace grain::detail

@@ -1,0 +1,68 @@
+#include "recursion.hpp"
+
+#include <starpu.h>
+
+#include "grain/errors.hpp"
+
+namespace grain::detail {
+
+Recursion::Recursion(const std::string& split, int window) : window_(window) { set_split(split, "split"); }
+
+void Recursion::set_split(const std::string& spec, const std::string& argument) {
+    policy_ = make_split_policy(spec, argument);
+    split_spec_ = spec;
+}
+
+bool Recursion::decide(const TaskSite& site) {
+    TaskCounters& counts = counters_.at(site.op, site.level);
+    ++counts.submitted;
+    if (site.level + 1 >= site.levels || !policy_->split(site, counters_)) return false;
+    ++counts.split;
+    return true;
+}
+
+void Recursion::wait_for_window() const {
+    if (window_ > 0 && starpu_task_nsubmitted() >= window_) starpu_task_wait_for_n_submitted(unsigned(window_ - 1));
+}
+
+void Counters::reset() {
+    for (auto& per_op : slots_)
+        for (TaskCounters& c : per_op) c.submitted = c.split = c.ready = c.started = c.finished = 0;
+}
+
+const char* kernel_name(Kernel op) {
+    static const char* const names[] = {"gemm", "trsm", "syrk", "potrf", "getrf_nopiv", "scale"};
+    static_assert(sizeof(names) / sizeof(names[0]) == size_t(Kernel::Count), "one name per kernel");
+    return names[size_t(op)];
+}
+
+Statistics Counters::snapshot(int levels) const {
+    Statistics s;
+    for (size_t k = 0; k < size_t(Kernel::Count); ++k) {
+        s.operations.push_back(kernel_name(Kernel(k)));
+        s.counts.emplace_back();
+        for (int l = 0; l < levels; ++l) {
+            const TaskCounters& c = slots_[k][size_t(l)];
+            s.counts.back().push_back({c.submitted, c.split, c.ready, c.started, c.finished});
+        }
+    }
+    return s;
+}
+
+}  // namespace grain::detail
+
+namespace grain {
+
+TaskCounts Statistics::at(const std::string& operation, int level) const {
+    TaskCounts sum;
+    for (size_t k = 0; k < operations.size(); ++k) {
+        if (!operation.empty() && operations[k] != operation) continue;
+        if (level < 0 || level >= int(counts[k].size())) continue;
+        const TaskCounts& c = counts[k][size_t(level)];
+        sum.submitted += c.submitted, sum.split += c.split, sum.ready += c.ready;
+        sum.started += c.started, sum.finished += c.finished;
+    }
+    return sum;
+}
+
+}  // namespace grain

@@ -1,0 +1,38 @@
+#pragma once
+// The recursion layer's state for one Runtime: the split policy, the live counters
+// and the submission window.
+#include <memory>
+#include <string>
+
+#include "counters.hpp"
+#include "split_policy.hpp"
+
+namespace grain::detail {
+
+class Recursion {
+public:
+    Recursion(const std::string& split, int window);
+
+    void set_split(const std::string& spec, const std::string& argument);
+    const std::string& split() const { return split_spec_; }
+    void set_window(int window) { window_ = window; }
+    int window() const { return window_; }
+    Counters& counters() { return counters_; }
+
+    // Counts the task and asks the policy whether to split it.
+    bool decide(const TaskSite& site);
+    // Blocks while `window` kernels are submitted and not finished, so that decisions
+    // taken at submission see the state the machine is in.
+    void wait_for_window() const;
+
+private:
+    std::string split_spec_;
+    std::unique_ptr<SplitPolicy> policy_;
+    int window_;
+    Counters counters_;
+};
+
+// The recursion layer of the Runtime alive; throws grain::runtime_error if none is.
+Recursion& active_recursion(const char* routine);
+
+}  // namespace grain::detail

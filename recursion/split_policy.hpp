@@ -1,0 +1,32 @@
+#pragma once
+// Split policies: whether a tile task runs its kernel or is split into the same
+// algorithm on the tile's sub-tiles. The recursion layer asks; policies only answer.
+#include <memory>
+#include <random>
+#include <string>
+
+#include "counters.hpp"
+
+namespace grain::detail {
+
+// The task being submitted: its operation, its level (0 = largest tiles) out of
+// `levels`, and its output tile's coordinates in the grid of its level.
+struct TaskSite {
+    Kernel op;
+    int level;
+    int levels;
+    int i, j;
+};
+
+class SplitPolicy {
+public:
+    virtual ~SplitPolicy() = default;
+    // Called only for tasks that can be split (level < levels - 1).
+    virtual bool split(const TaskSite& site, const Counters& counters) = 0;
+};
+
+// "none", "all", "depth:D", "random:P[:SEED]"; throws grain::invalid_argument naming
+// `argument` for anything else.
+std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument);
+
+}  // namespace grain::detail

@@ -1,0 +1,102 @@
+#include "tasks.hpp"
+
+#include "algorithms/algorithms.hpp"
+#include "recursion.hpp"
+#include "src/kernel_task.hpp"
+
+namespace grain::detail {
+
+namespace {
+
+// Whether the policy splits the task whose output is `out`.
+template <typename T>
+bool split(const Context& ctx, Kernel op, const Tile<T>& out) {
+    const TileStorage<T>& grid = *out.grid;
+    return ctx.recursion->decide({op, grid.level(), int(grid.scales().size()), out.i, out.j});
+}
+
+// The context of the algorithm run on the sub-tiles of `out`.
+template <typename T>
+Context below(const Context& ctx, const Tile<T>& out) {
+    return {ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + out.col_offset};
+}
+
+}  // namespace
+
+namespace task {
+
+template <typename T>
+void gemm(const Context& ctx, Op transa, Op transb, T alpha, Tile<T> A, Tile<T> B, T beta, Tile<T> C,
+          int priority) {
+    if (split(ctx, Kernel::Gemm, C))
+        return algorithms::gemm(below(ctx, C), transa, transb, alpha, A.children(), B.children(), beta,
+                                C.children());
+    TileArgs<T> args;
+    args.transa = transa, args.transb = transb, args.alpha = alpha, args.beta = beta;
+    insert_kernel(ctx, Kernel::Gemm, args, {A.handle(), B.handle(), C.handle()}, priority);
+}
+
+template <typename T>
+void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, Tile<T> A, Tile<T> B,
+          int priority) {
+    if (split(ctx, Kernel::Trsm, B)) {
+        const Matrix<T> b = B.children();
+        Matrix<T> a = A.children();
+        // In the LU of a non-square matrix the last diagonal tile is not square: the
+        // solve uses its leading square part, as the kernel does.
+        const int order = side == Side::Left ? b.mt() : b.nt();
+        if (a.mt() != order || a.nt() != order) a = a.sub(0, order - 1, 0, order - 1);
+        return algorithms::trsm(below(ctx, B), side, uplo, trans, diag, alpha, a, b);
+    }
+    TileArgs<T> args;
+    args.side = side, args.uplo = uplo, args.transa = trans, args.diag = diag, args.alpha = alpha;
+    insert_kernel(ctx, Kernel::Trsm, args, {A.handle(), B.handle()}, priority);
+}
+
+template <typename T>
+void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority) {
+    if (split(ctx, Kernel::Syrk, C))
+        return algorithms::syrk(below(ctx, C), uplo, trans, alpha, A.children(), beta, C.children());
+    TileArgs<T> args;
+    args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
+    insert_kernel(ctx, Kernel::Syrk, args, {A.handle(), C.handle()}, priority);
+}
+
+template <typename T>
+void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
+    if (split(ctx, Kernel::Potrf, A)) return algorithms::potrf(below(ctx, A), uplo, A.children());
+    TileArgs<T> args;
+    args.uplo = uplo, args.col_offset = ctx.col_offset + A.col_offset;
+    insert_kernel(ctx, Kernel::Potrf, args, {A.handle()}, priority);
+}
+
+template <typename T>
+void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
+    if (split(ctx, Kernel::GetrfNopiv, A)) return algorithms::getrf_nopiv(below(ctx, A), A.children());
+    TileArgs<T> args;
+    args.col_offset = ctx.col_offset + A.col_offset;
+    insert_kernel(ctx, Kernel::GetrfNopiv, args, {A.handle()}, priority);
+}
+
+template <typename T>
+void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority) {
+    // Scaling is memory-bound and only used when k = 0: never split.
+    ctx.recursion->counters().at(Kernel::Scale, ctx.level).submitted++;
+    TileArgs<T> args;
+    args.whole_tile = whole_tile, args.uplo = uplo, args.alpha = alpha;
+    insert_kernel(ctx, Kernel::Scale, args, {C.handle()}, priority);
+}
+
+#define GRAIN_INSTANTIATE(T)                                                                            \
+    template void gemm<T>(const Context&, Op, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);               \
+    template void trsm<T>(const Context&, Side, Uplo, Op, Diag, T, Tile<T>, Tile<T>, int);             \
+    template void syrk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
+    template void potrf<T>(const Context&, Uplo, Tile<T>, int);                                        \
+    template void getrf_nopiv<T>(const Context&, Tile<T>, int);                                        \
+    template void scale<T>(const Context&, bool, Uplo, T, Tile<T>, int);
+GRAIN_INSTANTIATE(float)
+GRAIN_INSTANTIATE(double)
+#undef GRAIN_INSTANTIATE
+
+}  // namespace task
+}  // namespace grain::detail

@@ -1,0 +1,53 @@
+#pragma once
+// The one interface through which algorithms submit tile operations. Each one is a
+// recursive task: the recursion layer asks the split policy, and either inserts the
+// kernel or runs the same algorithm on the tile's sub-tiles, one level down.
+#include <starpu.h>
+
+#include <cstdint>
+
+#include "context.hpp"
+#include "grain/matrix.hpp"
+#include "grain/types.hpp"
+#include "src/tile_storage.hpp"
+
+namespace grain::detail {
+
+// Tile (i, j) of a view: its grid and place in it, and where its first column is in
+// the view.
+template <typename T>
+struct Tile {
+    TileStorage<T>* grid;
+    int i, j;
+    int64_t col_offset;
+
+    starpu_data_handle_t handle() const { return grid->handle(i, j); }
+    // The view of the tile's sub-tiles, at the next scale.
+    Matrix<T> children() const { return Matrix<T>(grid->children(i, j)); }
+};
+
+template <typename T>
+Tile<T> tile(const Matrix<T>& A, int i, int j) {
+    return {&A.storage(), A.first_tile_row() + i, A.first_tile_col() + j, int64_t(j) * A.nb()};
+}
+
+namespace task {
+
+template <typename T>
+void gemm(const Context& ctx, Op transa, Op transb, T alpha, Tile<T> A, Tile<T> B, T beta, Tile<T> C,
+          int priority);
+template <typename T>
+void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, Tile<T> A, Tile<T> B,
+          int priority);
+template <typename T>
+void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority);
+template <typename T>
+void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority);
+template <typename T>
+void getrf_nopiv(const Context& ctx, Tile<T> A, int priority);
+// C = alpha C on the whole tile, or on its uplo triangle only (whole_tile false)
+template <typename T>
+void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority);
+
+}  // namespace task
+}  // namespace grain::detail

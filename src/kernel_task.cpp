@@ -1,0 +1,68 @@
+#include "kernel_task.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "grain/errors.hpp"
+#include "recursion/recursion.hpp"
+#include "request_state.hpp"
+
+namespace grain::detail {
+
+namespace {
+
+// StarPU callbacks; their argument is the task's TileArgs (alive until the task ends).
+template <typename T>
+void task_ready(void* args) { ++static_cast<TileArgs<T>*>(args)->counters->ready; }
+template <typename T>
+void task_started(void* args) { ++static_cast<TileArgs<T>*>(args)->counters->started; }
+template <typename T>
+void task_done(void* args) {
+    const auto* p = static_cast<TileArgs<T>*>(args);
+    ++p->counters->finished;
+    p->request->task_finished();
+}
+
+}  // namespace
+
+template <typename T>
+void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args,
+                   std::initializer_list<starpu_data_handle_t> handles, int priority) {
+    ctx.recursion->wait_for_window();
+    starpu_task* task = starpu_task_create();
+    task->cl = codelet<T>(kernel);
+    int i = 0;
+    for (starpu_data_handle_t h : handles) task->handles[i++] = h;
+    // StarPU frees cl_arg with free() once the task is done.
+    auto* arg = static_cast<TileArgs<T>*>(std::malloc(sizeof(TileArgs<T>)));
+    if (!arg) throw std::bad_alloc();
+    std::memcpy(static_cast<void*>(arg), &args, sizeof args);
+    arg->request = ctx.request;
+    arg->counters = &ctx.recursion->counters().at(kernel, ctx.level);
+    task->cl_arg = arg;
+    task->cl_arg_size = sizeof args;
+    task->cl_arg_free = 1;
+    task->priority = priority;
+    task->prologue_callback_func = task_ready<T>;
+    task->prologue_callback_arg = arg;
+    task->prologue_callback_pop_func = task_started<T>;
+    task->prologue_callback_pop_arg = arg;
+    task->callback_func = task_done<T>;
+    task->callback_arg = arg;
+    ctx.request->task_submitted();
+    const int ret = starpu_task_submit(task);
+    if (ret != 0) {
+        ctx.request->task_finished();
+        starpu_task_destroy(task);
+        throw runtime_error(std::string("grain: starpu_task_submit failed: ") + std::strerror(-ret));
+    }
+}
+
+template void insert_kernel<float>(const Context&, Kernel, const TileArgs<float>&,
+                                   std::initializer_list<starpu_data_handle_t>, int);
+template void insert_kernel<double>(const Context&, Kernel, const TileArgs<double>&,
+                                    std::initializer_list<starpu_data_handle_t>, int);
+
+}  // namespace grain::detail

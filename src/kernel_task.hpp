@@ -1,0 +1,17 @@
+#pragma once
+// Inserting one kernel task into StarPU: the bottom of the recursion, where a tile
+// task that is not split becomes a StarPU task of the kernel table.
+#include <starpu.h>
+
+#include <initializer_list>
+
+#include "codelets.hpp"
+#include "recursion/context.hpp"
+
+namespace grain::detail {
+
+template <typename T>
+void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args,
+                   std::initializer_list<starpu_data_handle_t> handles, int priority);
+
+}  // namespace grain::detail

@@ -1,0 +1,142 @@
+// Recursive tasks: ladders of tile scales, split policies, counters, and cleanliness.
+// (Every routine's residuals under every policy and ladder: the Routines and Info
+// suites, which ctest runs under GRAIN_TEST_SCALES and GRAIN_SPLIT.)
+#include <starpu.h>
+
+#include "common.hpp"
+#include "src/tile_storage.hpp"
+
+namespace grain::test {
+namespace {
+
+using testing::factor_residual;
+
+// Sets a split policy for one test and puts the suite's back afterwards.
+class SplitPolicy {
+public:
+    explicit SplitPolicy(const std::string& split) : saved_(test_runtime().split()) { test_runtime().set_split(split); }
+    ~SplitPolicy() { test_runtime().set_split(saved_); }
+
+private:
+    std::string saved_;
+};
+
+TEST(Recursion, LadderOfScalesIsChecked) {
+    EXPECT_NO_THROW(Matrix<double>(100, 70, std::vector<int>{64, 32, 16, 8}));
+    for (const std::vector<int>& bad : std::vector<std::vector<int>>{
+             {64, 48}, {64, 64}, {32, 64}, {64, 0}, {}, {256, 128, 64, 32, 16, 8, 4, 2, 1}}) {
+        try {
+            Matrix<double> A(100, 70, bad);
+            ADD_FAILURE() << "accepted a bad ladder of " << bad.size() << " scales";
+        } catch (const grain::invalid_argument& e) {
+            EXPECT_EQ(e.argument(), "scales") << e.what();
+        }
+    }
+    Matrix<double> A(64, 64, std::vector<int>{32, 16}), B(64, 64, std::vector<int>{32, 8}), C(64, 64, 32);
+    try {
+        gemm(Op::NoTrans, Op::NoTrans, 1.0, A, B, 0.0, C);
+        ADD_FAILURE() << "accepted two ladders in one call";
+    } catch (const grain::invalid_argument& e) {
+        EXPECT_EQ(e.argument(), "B.scales") << e.what();
+    }
+}
+
+TEST(Recursion, SplitPoliciesAreChecked) {
+    for (const char* bad : {"some", "depth:", "depth:-1", "depth:1.5", "random:2", "random:0.5:x", "random"}) {
+        try {
+            test_runtime().set_split(bad);
+            ADD_FAILURE() << "accepted " << bad;
+        } catch (const grain::invalid_argument& e) {
+            EXPECT_EQ(e.argument(), "split") << e.what();
+        }
+    }
+    EXPECT_EQ(test_runtime().split(), "none");  // unchanged by the failures
+    for (const char* good : {"none", "all", "depth:0", "depth:2", "random:0.25", "random:1:7"})
+        EXPECT_NO_THROW(test_runtime().set_split(good)) << good;
+    test_runtime().set_split("none");
+}
+
+// gemm on n x n matrices with 2 levels and `all`: (n/b0)^3 splits, (n/b1)^3 leaf gemms.
+TEST(Recursion, TaskCountsMatchTheAlgorithm) {
+    const SplitPolicy all("all");
+    const int n = 96, b0 = 32, b1 = 8;
+    const Array<double> A = random_array<double>(n, n, Kind::General, rng());
+    Matrix<double> tA = tiles_of(A, {b0, b1}), tB = tiles_of(A, {b0, b1}), tC(n, n, std::vector<int>{b0, b1});
+    test_runtime().reset_statistics();
+    ASSERT_EQ(gemm(Op::NoTrans, Op::Trans, 1.0, tA, tB, 0.0, tC), 0);
+    const Statistics s = test_runtime().statistics();
+    EXPECT_EQ(s.at("gemm", 0).submitted, 27);
+    EXPECT_EQ(s.at("gemm", 0).split, 27);
+    EXPECT_EQ(s.at("gemm", 1).submitted, 12 * 12 * 12);
+    EXPECT_EQ(s.at("gemm", 1).finished, 12 * 12 * 12);
+    EXPECT_EQ(s.at("", 1).finished, 12 * 12 * 12);  // nothing else ran
+    EXPECT_EQ(s.at("", 0).finished, 0);
+    const TaskCounts leaves = s.at("gemm", 1);
+    EXPECT_EQ(leaves.ready, leaves.finished);
+    EXPECT_EQ(leaves.started, leaves.finished);
+}
+
+// Cholesky with 3 levels: depth:1 runs every kernel at level 1, none at levels 0 and 2.
+TEST(Recursion, DepthPolicyStopsAtItsLevel) {
+    const SplitPolicy depth("depth:1");
+    const int n = 64;
+    const Array<double> A = random_array<double>(n, n, Kind::Spd, rng());
+    Matrix<double> tA = tiles_of(A, {32, 16, 8});
+    test_runtime().reset_statistics();
+    ASSERT_EQ(potrf(Uplo::Lower, tA), 0);
+    const Statistics s = test_runtime().statistics();
+    EXPECT_EQ(s.at("", 0).finished, 0);
+    EXPECT_EQ(s.at("", 2).submitted, 0);
+    // 2 x 2 tiles: potrf, trsm, syrk, potrf, all split into 2 x 2 grids. A split potrf
+    // gives potrf 2, trsm 1, syrk 1; the trsm gives trsm 4, gemm 2; the syrk gives
+    // syrk 4, gemm 2.
+    EXPECT_EQ(s.at("", 0).split, 4);
+    EXPECT_EQ(s.at("potrf", 1).finished, 2 + 2);
+    EXPECT_EQ(s.at("trsm", 1).finished, 1 + 4 + 1);
+    EXPECT_EQ(s.at("syrk", 1).finished, 1 + 4 + 1);
+    EXPECT_EQ(s.at("gemm", 1).finished, 2 + 2);
+    EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(tA))), 60);
+}
+
+// Many runs in one process: no handle or plan is left behind.
+TEST(Recursion, ManyRunsLeaveNothingBehind) {
+    for (int run = 0; run < 40; ++run) {
+        const SplitPolicy random("random:0.5:" + std::to_string(run));
+        const Array<double> A = random_array<double>(70, 70, Kind::Spd, rng());
+        const Array<double> B = random_array<double>(70, 3, Kind::General, rng());
+        {
+            Matrix<double> tA = tiles_of(A, {32, 16, 8}), tB = tiles_of(B, {32, 16, 8});
+            ASSERT_EQ(posv(Uplo::Upper, tA, tB), 0);
+            EXPECT_LT(testing::solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), 1.0, B), 60);
+            EXPECT_GT(detail::live_partition_plans(), 0);
+        }
+        EXPECT_EQ(detail::registered_tile_handles(), 0);
+        EXPECT_EQ(detail::live_partition_plans(), 0);
+    }
+    starpu_task_wait_for_all();
+    EXPECT_EQ(starpu_task_nsubmitted(), 0);
+}
+
+// A tile read by split and unsplit tasks alike, and written by both in turn.
+TEST(Recursion, TilesSharedBySplitAndUnsplitTasks) {
+    for (int seed = 0; seed < 20; ++seed) {
+        const SplitPolicy random("random:0.5:" + std::to_string(seed));
+        const Array<double> A = random_array<double>(48, 48, Kind::General, rng());
+        const Array<double> B = random_array<double>(48, 48, Kind::General, rng());
+        Matrix<double> tA = tiles_of(A, {16, 8, 4}), tB = tiles_of(B, {16, 8, 4});
+        Matrix<double> tC(48, 48, std::vector<int>{16, 8, 4});
+        Request first = gemm_async(Op::NoTrans, Op::NoTrans, 1.0, tA, tB, 0.0, tC);
+        Request second = gemm_async(Op::Trans, Op::NoTrans, -1.0, tA, tB, 1.0, tC);  // C = A B - A^T B
+        EXPECT_EQ(first.wait(), 0);
+        EXPECT_EQ(second.wait(), 0);
+        Array<double> ref(48, 48);
+        blas::gemm(Op::NoTrans, Op::NoTrans, 48, 48, 48, 1.0, A.data(), 48, B.data(), 48, 0.0, ref.data(), 48);
+        blas::gemm(Op::Trans, Op::NoTrans, 48, 48, 48, -1.0, A.data(), 48, B.data(), 48, 1.0, ref.data(), 48);
+        const double error = testing::norm('M', testing::minus(to_array(tC), ref));
+        EXPECT_LT(testing::gemm_residual(error, 1.0, testing::norm('M', A), testing::norm('M', B), 1.0, 0.0, 96), 10)
+            << "seed " << seed;
+    }
+}
+
+}  // namespace
+}  // namespace grain::test
