@@ -8,11 +8,11 @@ bash "$root/scripts/install-deps.sh"
 
 echo "== build and test (Release)"
 bash "$root/scripts/build.sh" "$root/build"
-(cd "$root/build" && ctest --output-on-failure)
+(cd "$root/build" && ctest --output-on-failure -j "$(nproc)")
 
 echo "== build and test under ASan + UBSan"
 bash "$root/scripts/build.sh" "$root/build-sanitize" -DGRAIN_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-(cd "$root/build-sanitize" && ctest --output-on-failure)
+(cd "$root/build-sanitize" && ctest --output-on-failure -j "$(nproc)")
 
 echo "== install, then build examples/app with find_package(grain) and pkg-config"
 prefix=$(mktemp -d)
