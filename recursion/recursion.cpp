@@ -22,7 +22,9 @@ bool Recursion::decide(const TaskSite& site) {
 }
 
 void Recursion::wait_for_window() const {
-    if (window_ > 0 && starpu_task_nsubmitted() >= window_) starpu_task_wait_for_n_submitted(unsigned(window_ - 1));
+    // When the window is full, let it drain to half before submitting again: the
+    // submitting thread then sleeps once per window/2 tasks, not once per task.
+    if (window_ > 0 && starpu_task_nsubmitted() >= window_) starpu_task_wait_for_n_submitted(unsigned(window_ / 2));
 }
 
 void Counters::reset() {

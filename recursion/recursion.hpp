@@ -21,8 +21,8 @@ public:
 
     // Counts the task and asks the policy whether to split it.
     bool decide(const TaskSite& site);
-    // Blocks while `window` kernels are submitted and not finished, so that decisions
-    // taken at submission see the state the machine is in.
+    // Blocks while `window` kernels are submitted and not finished (until half of them
+    // are), so that decisions taken at submission see the state the machine is in.
     void wait_for_window() const;
 
 private:

@@ -127,7 +127,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     }
     // Each task runs single-threaded BLAS, so that workers do not oversubscribe the
     // cores; OpenBLAS's thread count is process-wide, so it is restored at the end.
-    const Setting window = resolve(options.window, "window", {"GRAIN_WINDOW"}, 64 * ncpu_);
+    const Setting window = resolve(options.window, "window", {"GRAIN_WINDOW"}, 16 * ncpu_);
     recursion->set_window(window.value);
     recursion_ = std::move(recursion);
     saved_blas_threads_ = openblas_get_num_threads();

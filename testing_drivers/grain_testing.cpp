@@ -62,7 +62,7 @@ const char* usage_text =
     "  -b, --nb LIST        tile sizes                       [320]\n"
     "      --scales LIST    ladder of tile scales, largest first (replaces -b), e.g. 2048,1024,512\n"
     "      --split POLICY   none, all, depth:D, random:P[:SEED] [GRAIN_SPLIT, none]\n"
-    "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 64 per worker]\n"
+    "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 16 per worker]\n"
     "      --niter N        runs of each case                [1]\n"
     "      --check          check each result by its residual\n"
     "      --vendor         also time the threaded OpenBLAS/LAPACKE routine\n"

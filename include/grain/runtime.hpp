@@ -22,7 +22,7 @@ struct RuntimeOptions {
     std::string split;
     // Submission window: the submitting thread waits while this many kernel tasks are
     // in flight, so that split decisions see the machine's state. 0: unbounded;
-    // -1: GRAIN_WINDOW, else 64 per worker.
+    // -1: GRAIN_WINDOW, else 16 per worker.
     int window = -1;
 };
 
