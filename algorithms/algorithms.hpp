@@ -24,6 +24,9 @@ template <typename T>
 void potrs(const Context& ctx, Uplo uplo, const Matrix<T>& A, const Matrix<T>& B);
 template <typename T>
 void getrf_nopiv(const Context& ctx, const Matrix<T>& A);
+// C = alpha C on the whole view, or only on its uplo triangle (whole false)
+template <typename T>
+void scale(const Context& ctx, bool whole, Uplo uplo, T alpha, const Matrix<T>& C);
 template <typename T>
 void getrs_nopiv(const Context& ctx, const Matrix<T>& A, const Matrix<T>& B);
 

@@ -13,9 +13,9 @@ void gemm(const Context& ctx, Op transa, Op transb, T alpha, const Matrix<T>& A,
     auto op_a = [&](int r, int c) { return transa == Op::NoTrans ? tile(A, r, c) : tile(A, c, r); };
     auto op_b = [&](int r, int c) { return transb == Op::NoTrans ? tile(B, r, c) : tile(B, c, r); };
     const int kt = transa == Op::NoTrans ? A.nt() : A.mt();
+    if (kt == 0) return scale(ctx, true, Uplo::Lower, beta, C);  // C = beta C
     for (int m = 0; m < C.mt(); ++m) {
         for (int n = 0; n < C.nt(); ++n) {
-            if (kt == 0) detail::task::scale(ctx, true, Uplo::Lower, beta, tile(C, m, n), 0);
             for (int k = 0; k < kt; ++k)
                 detail::task::gemm(ctx, transa, transb, alpha, op_a(m, k), op_b(k, n), k == 0 ? beta : T(1),
                                    tile(C, m, n), 0);

@@ -10,14 +10,11 @@ template <typename T>
 void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, const Matrix<T>& C) {
     auto op_a = [&](int r, int c) { return trans == Op::NoTrans ? tile(A, r, c) : tile(A, c, r); };
     const int kt = trans == Op::NoTrans ? A.nt() : A.mt();
+    if (kt == 0) return scale(ctx, false, uplo, beta, C);  // C = beta C on the triangle
     for (int n = 0; n < C.nt(); ++n) {
         // The tiles of column n inside the uplo triangle, below or above the diagonal.
         const int first = uplo == Uplo::Lower ? n + 1 : 0;
         const int last = uplo == Uplo::Lower ? C.mt() : n;
-        if (kt == 0) {
-            detail::task::scale(ctx, false, uplo, beta, tile(C, n, n), 0);
-            for (int m = first; m < last; ++m) detail::task::scale(ctx, true, uplo, beta, tile(C, m, n), 0);
-        }
         for (int k = 0; k < kt; ++k) {
             const T step_beta = k == 0 ? beta : T(1);
             detail::task::syrk(ctx, uplo, trans, alpha, op_a(n, k), step_beta, tile(C, n, n), 0);

@@ -80,8 +80,7 @@ void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
 
 template <typename T>
 void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority) {
-    // Scaling is memory-bound and only used when k = 0: never split.
-    ctx.recursion->counters().at(Kernel::Scale, ctx.level).submitted++;
+    if (split(ctx, Kernel::Scale, C)) return algorithms::scale(below(ctx, C), whole_tile, uplo, alpha, C.children());
     TileArgs<T> args;
     args.whole_tile = whole_tile, args.uplo = uplo, args.alpha = alpha;
     insert_kernel(ctx, Kernel::Scale, args, {C.handle()}, priority);

@@ -1,0 +1,21 @@
+// C = alpha C, on the whole view or on its uplo triangle (gemm and syrk with k = 0).
+#include "algorithms.hpp"
+#include "recursion/tasks.hpp"
+
+namespace grain::algorithms {
+
+using detail::tile;
+
+template <typename T>
+void scale(const Context& ctx, bool whole, Uplo uplo, T alpha, const Matrix<T>& C) {
+    for (int n = 0; n < C.nt(); ++n)
+        for (int m = 0; m < C.mt(); ++m) {
+            const bool inside = whole || (uplo == Uplo::Lower ? m > n : m < n);
+            if (inside || m == n) detail::task::scale(ctx, inside, uplo, alpha, tile(C, m, n), 0);
+        }
+}
+
+template void scale<float>(const Context&, bool, Uplo, float, const Matrix<float>&);
+template void scale<double>(const Context&, bool, Uplo, double, const Matrix<double>&);
+
+}  // namespace grain::algorithms

@@ -1,0 +1,138 @@
+#include "granularity_lp.hpp"
+
+#include <cmath>
+
+namespace grain::lp {
+
+namespace {
+
+// Column and row numbers (GLPK counts from 1).
+struct Layout {
+    Shape s;
+    int executed(int t, int l, int u) const { return 1 + (t * s.levels + l) * s.units + u; }
+    int split(int t, int l) const { return 1 + s.types * s.levels * s.units + t * s.levels + l; }
+    int makespan() const { return 1 + s.types * s.levels * (s.units + 1); }
+    int columns() const { return makespan(); }
+    int count_row(int t, int l) const { return 1 + t * s.levels + l; }          // (1)
+    int time_row(int u) const { return 1 + s.types * s.levels + u; }            // (3)
+    int min_row(int u) const { return 1 + s.types * s.levels + s.units + u; }   // (4)
+    int rows() const { return s.types * s.levels + 2 * s.units; }
+};
+
+bool finite_and_nonnegative(const std::vector<double>& values, size_t size) {
+    if (values.size() != size) return false;
+    for (double v : values)
+        if (!std::isfinite(v) || v < 0) return false;
+    return true;
+}
+
+bool valid(const Inputs& in) {
+    const Shape& s = in.shape;
+    if (s.types <= 0 || s.levels <= 0 || s.units <= 0) return false;
+    const size_t tl = size_t(s.types) * size_t(s.levels);
+    return finite_and_nonnegative(in.pending, tl) &&
+           finite_and_nonnegative(in.children, size_t(s.types) * tl) &&
+           finite_and_nonnegative(in.duration, tl * size_t(s.units)) &&
+           finite_and_nonnegative(in.workers, size_t(s.units)) &&
+           finite_and_nonnegative(in.available, size_t(s.units)) &&
+           finite_and_nonnegative(in.min_tasks, size_t(s.units));
+}
+
+}  // namespace
+
+GranularityLp::GranularityLp(Simplex simplex) : simplex_(simplex) {}
+
+GranularityLp::~GranularityLp() {
+    if (problem_) glp_delete_prob(problem_);
+}
+
+void GranularityLp::build(const Shape& shape) {
+    if (problem_) glp_delete_prob(problem_);
+    problem_ = glp_create_prob();
+    shape_ = shape;
+    const Layout at{shape};
+    glp_set_obj_dir(problem_, GLP_MIN);
+    glp_add_cols(problem_, at.columns());
+    glp_add_rows(problem_, at.rows());
+    for (int c = 1; c <= at.columns(); ++c) glp_set_col_bnds(problem_, c, GLP_LO, 0, 0);
+    for (int t = 0; t < shape.types; ++t)  // (2): no split at the last level
+        glp_set_col_bnds(problem_, at.split(t, shape.levels - 1), GLP_FX, 0, 0);
+    glp_set_obj_coef(problem_, at.makespan(), 1);
+    for (int u = 0; u < shape.units; ++u) glp_set_row_bnds(problem_, at.time_row(u), GLP_UP, 0, 0);
+}
+
+Solution GranularityLp::solve(const Inputs& in) {
+    Solution out;
+    if (!valid(in)) {
+        ++failures_;
+        return out;
+    }
+    const Shape& s = in.shape;
+    if (!problem_ || s.types != shape_.types || s.levels != shape_.levels || s.units != shape_.units) build(s);
+    const Layout at{s};
+
+    // Rows are rewritten whole at each solve: at most T + L*T*... entries each, cheap.
+    std::vector<int> index(size_t(at.columns()) + 1);
+    std::vector<double> value(size_t(at.columns()) + 1);
+    for (int t = 0; t < s.types; ++t) {
+        for (int l = 0; l < s.levels; ++l) {  // (1)
+            int n = 0;
+            for (int u = 0; u < s.units; ++u) index[size_t(++n)] = at.executed(t, l, u), value[size_t(n)] = 1;
+            index[size_t(++n)] = at.split(t, l), value[size_t(n)] = 1;
+            if (l > 0) {
+                for (int p = 0; p < s.types; ++p) {
+                    const double created = in.children[size_t((t * s.types + p) * s.levels + l)];
+                    if (created > 0) index[size_t(++n)] = at.split(p, l - 1), value[size_t(n)] = -created;
+                }
+            }
+            glp_set_mat_row(problem_, at.count_row(t, l), n, index.data(), value.data());
+            glp_set_row_bnds(problem_, at.count_row(t, l), GLP_LO, in.pending[size_t(t * s.levels + l)], 0);
+        }
+    }
+    for (int u = 0; u < s.units; ++u) {  // (3) and (4)
+        int n = 0, m = 0;
+        std::vector<int> min_index(size_t(s.types * s.levels) + 1);
+        std::vector<double> ones(min_index.size(), 1.0);
+        for (int t = 0; t < s.types; ++t)
+            for (int l = 0; l < s.levels; ++l) {
+                const double ex = in.duration[size_t((t * s.levels + l) * s.units + u)];
+                if (ex > 0) index[size_t(++n)] = at.executed(t, l, u), value[size_t(n)] = ex;
+                min_index[size_t(++m)] = at.executed(t, l, u);
+            }
+        index[size_t(++n)] = at.makespan(), value[size_t(n)] = -in.available[size_t(u)] * in.workers[size_t(u)];
+        glp_set_mat_row(problem_, at.time_row(u), n, index.data(), value.data());
+        glp_set_mat_row(problem_, at.min_row(u), m, min_index.data(), ones.data());
+        const double minimum = in.workers[size_t(u)] * in.min_tasks[size_t(u)];
+        glp_set_row_bnds(problem_, at.min_row(u), minimum > 0 ? GLP_LO : GLP_FR, minimum, 0);
+    }
+
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.presolve = GLP_ON;
+    if (simplex_(problem_, &parm) != 0 || glp_get_status(problem_) != GLP_OPT) {
+        ++failures_;
+        return out;
+    }
+    out.solved = true;
+    out.makespan = glp_get_col_prim(problem_, at.makespan());
+    out.executed.resize(in.duration.size());
+    out.split.resize(in.pending.size());
+    out.ratio.resize(in.pending.size());
+    for (int t = 0; t < s.types; ++t)
+        for (int l = 0; l < s.levels; ++l) {
+            const size_t tl = size_t(t * s.levels + l);
+            double executed = 0;
+            for (int u = 0; u < s.units; ++u) {
+                const double ne = glp_get_col_prim(problem_, at.executed(t, l, u));
+                out.executed[tl * size_t(s.units) + size_t(u)] = ne;
+                executed += ne;
+            }
+            const double ns = glp_get_col_prim(problem_, at.split(t, l));
+            out.split[tl] = ns;
+            out.ratio[tl] = ns + executed > 0 ? ns / (ns + executed) : 0;
+        }
+    return out;
+}
+
+}  // namespace grain::lp

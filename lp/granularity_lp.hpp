@@ -1,0 +1,68 @@
+#pragma once
+// The granularity linear program (recursive-tasks-granularity-steering, section 2):
+// how many tasks of each type and level to execute on each processing-unit type, and
+// how many to split, to minimize the completion time exT of the pending work.
+//
+//   minimize exT subject to
+//   (1) for every t, l:  sum_u Ne[t][l][u] + Ns[t][l] - sum_p nch[t][p][l] * Ns[p][l-1] >= Ntot[t][l]
+//   (2) for every t:     Ns[t][L] = 0                      (no split at the last level)
+//   (3) for every u:     sum_{t,l} Ex[t][l][u] * Ne[t][l][u] - Idle[u] * R[u] * exT <= 0
+//   (4) for every u:     sum_{t,l} Ne[t][l][u] >= R[u] * MinN[u]   (a lower bound, whatever
+//                        the slides' typesetting)
+// All variables are >= 0. The model is built once per shape and its coefficients and
+// bounds are updated for each solve.
+#include <glpk.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace grain::lp {
+
+struct Shape {
+    int types = 0;   // T
+    int levels = 0;  // L + 1
+    int units = 0;   // R: processing-unit types
+};
+
+struct Inputs {
+    Shape shape;
+    std::vector<double> pending;    // Ntot[t][l], index t * levels + l
+    std::vector<double> children;   // nch[t][p][l], index (t * types + p) * levels + l (l >= 1)
+    std::vector<double> duration;   // Ex[t][l][u] in seconds, index (t * levels + l) * units + u
+    std::vector<double> workers;    // R[u]
+    std::vector<double> available;  // Idle[u]: the share of u's workers available, in [0, 1]
+    std::vector<double> min_tasks;  // MinN[u]: tasks each worker of type u should get
+};
+
+struct Solution {
+    bool solved = false;
+    double makespan = 0;            // exT
+    std::vector<double> executed;   // Ne, indexed as Inputs::duration
+    std::vector<double> split;      // Ns, indexed as Inputs::pending
+    std::vector<double> ratio;      // Ns / (Ns + sum_u Ne) per (t, l); 0 where both are 0
+};
+
+class GranularityLp {
+public:
+    // `simplex` is glp_simplex; tests inject failures through it.
+    using Simplex = int (*)(glp_prob*, const glp_smcp*);
+    explicit GranularityLp(Simplex simplex = glp_simplex);
+    ~GranularityLp();
+    GranularityLp(const GranularityLp&) = delete;
+    GranularityLp& operator=(const GranularityLp&) = delete;
+
+    // Solves for these inputs. On invalid inputs, a GLPK failure or an infeasible
+    // problem, returns solved = false and counts a failure; never throws for them.
+    Solution solve(const Inputs& inputs);
+    int64_t failures() const { return failures_; }
+
+private:
+    void build(const Shape& shape);
+
+    Simplex simplex_;
+    glp_prob* problem_ = nullptr;
+    Shape shape_;
+    int64_t failures_ = 0;
+};
+
+}  // namespace grain::lp

@@ -1,0 +1,204 @@
+// The granularity LP alone, on hand-built inputs with known answers, including the
+// illustrative example of the granularity-steering slides.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "lp/granularity_lp.hpp"
+
+namespace grain::lp {
+namespace {
+
+// Inputs builder: T types, L levels, R unit types, everything zero.
+Inputs blank(int types, int levels, int units) {
+    Inputs in;
+    in.shape = {types, levels, units};
+    in.pending.assign(size_t(types * levels), 0);
+    in.children.assign(size_t(types * types * levels), 0);
+    in.duration.assign(size_t(types * levels * units), 0);
+    in.workers.assign(size_t(units), 1);
+    in.available.assign(size_t(units), 1);
+    in.min_tasks.assign(size_t(units), 0);
+    return in;
+}
+
+double& pending(Inputs& in, int t, int l) { return in.pending[size_t(t * in.shape.levels + l)]; }
+double& children(Inputs& in, int t, int p, int l) {
+    return in.children[size_t((t * in.shape.types + p) * in.shape.levels + l)];
+}
+double& duration(Inputs& in, int t, int l, int u) {
+    return in.duration[size_t((t * in.shape.levels + l) * in.shape.units + u)];
+}
+double executed(const Inputs& in, const Solution& s, int t, int l, int u) {
+    return s.executed[size_t((t * in.shape.levels + l) * in.shape.units + u)];
+}
+double ratio(const Inputs& in, const Solution& s, int t, int l) { return s.ratio[size_t(t * in.shape.levels + l)]; }
+
+TEST(Lp, OneTypeOneLevelSharesTheWork) {
+    Inputs in = blank(1, 1, 1);
+    pending(in, 0, 0) = 10;
+    duration(in, 0, 0, 0) = 1;
+    in.workers[0] = 2;
+    GranularityLp lp;
+    const Solution s = lp.solve(in);
+    ASSERT_TRUE(s.solved);
+    EXPECT_NEAR(s.makespan, 5, 1e-9);  // 10 one-second tasks on 2 workers
+    EXPECT_NEAR(executed(in, s, 0, 0, 0), 10, 1e-9);
+    EXPECT_EQ(ratio(in, s, 0, 0), 0);
+}
+
+// Two workers that are only half available take twice as long.
+TEST(Lp, AvailabilityScalesTheMakespan) {
+    Inputs in = blank(1, 1, 1);
+    pending(in, 0, 0) = 10;
+    duration(in, 0, 0, 0) = 1;
+    in.workers[0] = 2;
+    in.available[0] = 0.5;
+    GranularityLp lp;
+    EXPECT_NEAR(lp.solve(in).makespan, 10, 1e-9);
+}
+
+// A minimum of tasks per worker forces splits when there are fewer pending tasks:
+// one task, 4 workers wanting 2 tasks each, a split making 8 children.
+TEST(Lp, MinimumWorkForcesSplits) {
+    Inputs in = blank(1, 2, 1);
+    pending(in, 0, 0) = 1;
+    children(in, 0, 0, 1) = 8;
+    duration(in, 0, 0, 0) = 8;
+    duration(in, 0, 1, 0) = 1;
+    in.workers[0] = 4;
+    in.min_tasks[0] = 2;
+    GranularityLp lp;
+    const Solution s = lp.solve(in);
+    ASSERT_TRUE(s.solved);
+    EXPECT_NEAR(ratio(in, s, 0, 0), 1, 1e-9);  // the task is split
+    EXPECT_NEAR(executed(in, s, 0, 1, 0), 8, 1e-9);
+    EXPECT_NEAR(s.makespan, 2, 1e-9);
+    EXPECT_EQ(ratio(in, s, 0, 1), 0);  // never at the last level
+}
+
+// The slides: GEMM, TRSM and SYRK tiles, one GPU about 380, 307 and 343 times as fast
+// as one CPU core; a split makes 8 GEMMs, or 4 TRSMs + 2 GEMMs, or 4 SYRKs + 2 GEMMs,
+// of an eighth of the work each. GPUs lose efficiency on small tiles; CPU cores do not.
+enum { GEMM, TRSM, SYRK, GPU = 0, CPU = 1 };
+
+Inputs slides(double cores, double gemms, double trsms) {
+    Inputs in = blank(3, 2, 2);
+    const double gpu_over_core[] = {380, 307, 343};
+    for (int t = GEMM; t <= SYRK; ++t) {
+        duration(in, t, 0, GPU) = 1;
+        duration(in, t, 1, GPU) = 1.0 / 8 * 3;  // small tiles: a third of the GPU's speed
+        duration(in, t, 0, CPU) = gpu_over_core[t];
+        duration(in, t, 1, CPU) = gpu_over_core[t] / 8 * 0.95;  // a little better in cache
+    }
+    children(in, GEMM, GEMM, 1) = 8;
+    children(in, TRSM, TRSM, 1) = 4, children(in, GEMM, TRSM, 1) = 2;
+    children(in, SYRK, SYRK, 1) = 4, children(in, GEMM, SYRK, 1) = 2;
+    pending(in, GEMM, 0) = gemms;
+    pending(in, TRSM, 0) = trsms;
+    in.workers[GPU] = 2;
+    in.workers[CPU] = cores;
+    return in;
+}
+
+// GEMM work given to the CPUs, in top-level GEMMs.
+double gemms_on_cpus(const Inputs& in, const Solution& s) {
+    return executed(in, s, GEMM, 0, CPU) + executed(in, s, GEMM, 1, CPU) / 8;
+}
+
+TEST(Lp, TwoGpusAndOneCoreNeedHundredsOfGemmsBeforeTheCpuGetsOne) {
+    GranularityLp lp;
+    for (double gemms : {21.0, 100.0}) {
+        const Inputs in = slides(1, gemms, 0);
+        const Solution s = lp.solve(in);
+        ASSERT_TRUE(s.solved);
+        EXPECT_LT(gemms_on_cpus(in, s), 1) << gemms << " GEMMs";
+    }
+    const Inputs in = slides(1, 2000, 0);
+    const Solution s = lp.solve(in);
+    ASSERT_TRUE(s.solved);
+    EXPECT_GT(gemms_on_cpus(in, s), 1);
+}
+
+TEST(Lp, TwoGpusAnd62CoresCanSplitOneOf21Gemms) {
+    GranularityLp lp;
+    const Inputs in = slides(62, 21, 0);
+    const Solution s = lp.solve(in);
+    ASSERT_TRUE(s.solved);
+    EXPECT_GE(gemms_on_cpus(in, s), 1);
+    EXPECT_GT(ratio(in, s, GEMM, 0), 0);  // given to the cores by splitting
+    EXPECT_LT(ratio(in, s, GEMM, 0), 0.5);
+}
+
+TEST(Lp, PrefersSplittingTrsmOverGemm) {
+    GranularityLp lp;
+    const Inputs in = slides(62, 21, 21);
+    const Solution s = lp.solve(in);
+    ASSERT_TRUE(s.solved);
+    EXPECT_GT(ratio(in, s, TRSM, 0), ratio(in, s, GEMM, 0));
+    EXPECT_GT(ratio(in, s, TRSM, 0), 0);
+}
+
+TEST(Lp, DegenerateInputsGiveSaneAnswers) {
+    GranularityLp lp;
+    Inputs none = slides(62, 0, 0);  // nothing pending
+    Solution s = lp.solve(none);
+    ASSERT_TRUE(s.solved);
+    EXPECT_NEAR(s.makespan, 0, 1e-12);
+    for (double r : s.ratio) EXPECT_EQ(r, 0);
+
+    Inputs one = slides(62, 1, 0);  // one task
+    s = lp.solve(one);
+    ASSERT_TRUE(s.solved);
+    for (double r : s.ratio) EXPECT_TRUE(r >= 0 && r <= 1);
+
+    Inputs single = blank(3, 1, 2);  // a single level: nothing can split
+    pending(single, GEMM, 0) = 10;
+    duration(single, GEMM, 0, GPU) = 1, duration(single, GEMM, 0, CPU) = 380;
+    s = lp.solve(single);
+    ASSERT_TRUE(s.solved);
+    for (double r : s.ratio) EXPECT_EQ(r, 0);
+
+    Inputs uncalibrated = slides(62, 21, 21);  // no timings at all yet
+    for (double& d : uncalibrated.duration) d = 0;
+    s = lp.solve(uncalibrated);
+    ASSERT_TRUE(s.solved);
+    for (double r : s.ratio) EXPECT_TRUE(std::isfinite(r) && r >= 0 && r <= 1);
+    EXPECT_EQ(lp.failures(), 0);
+
+    Inputs broken = slides(62, 21, 0);  // not a number: refused, counted
+    broken.duration[0] = NAN;
+    EXPECT_FALSE(lp.solve(broken).solved);
+    broken = slides(62, 21, 0);
+    broken.pending.pop_back();
+    EXPECT_FALSE(lp.solve(broken).solved);
+    EXPECT_EQ(lp.failures(), 2);
+}
+
+int failing_simplex(glp_prob*, const glp_smcp*) { return GLP_EFAIL; }
+
+TEST(Lp, GlpkFailureIsCountedNotThrown) {
+    GranularityLp lp(failing_simplex);
+    const Solution s = lp.solve(slides(62, 21, 21));
+    EXPECT_FALSE(s.solved);
+    EXPECT_EQ(lp.failures(), 1);
+    GranularityLp working;
+    EXPECT_TRUE(working.solve(slides(62, 21, 21)).solved);  // the same inputs are fine
+}
+
+// The shape reuses one model: solving other inputs of the same shape, then another
+// shape, gives the same answers as fresh models.
+TEST(Lp, ReusedModelMatchesFreshOnes) {
+    GranularityLp reused;
+    for (double gemms : {5.0, 21.0, 300.0}) {
+        GranularityLp fresh;
+        const Inputs in = slides(62, gemms, 7);
+        EXPECT_NEAR(reused.solve(in).makespan, fresh.solve(in).makespan, 1e-9);
+    }
+    Inputs small = blank(1, 1, 1);
+    pending(small, 0, 0) = 3, duration(small, 0, 0, 0) = 1;
+    EXPECT_NEAR(reused.solve(small).makespan, 3, 1e-9);
+}
+
+}  // namespace
+}  // namespace grain::lp
