@@ -14,6 +14,9 @@ struct Context {
     Recursion* recursion;
     int level = 0;
     int64_t col_offset = 0;
+    // Counting mode: tasks are counted here per kernel (Kernel order), neither split
+    // nor submitted; used to learn what one split creates.
+    int64_t* counting = nullptr;
 };
 
 }  // namespace grain::detail

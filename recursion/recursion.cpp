@@ -6,11 +6,24 @@
 
 namespace grain::detail {
 
-Recursion::Recursion(const std::string& split, int window) : window_(window) { set_split(split, "split"); }
+Recursion::Recursion(const std::string& split, int window, int lp_period) : window_(window), lp_period_(lp_period) {
+    set_split(split, "split");
+}
 
 void Recursion::set_split(const std::string& spec, const std::string& argument) {
-    policy_ = make_split_policy(spec, argument);
+    policy_ = make_split_policy(spec, argument, lp_period_);
     split_spec_ = spec;
+}
+
+Statistics Recursion::statistics() const {
+    Statistics s = counters_.snapshot(max_levels);
+    policy_->report(s);
+    return s;
+}
+
+void Recursion::reset_statistics() {
+    counters_.reset();
+    policy_->reset();
 }
 
 bool Recursion::decide(const TaskSite& site) {

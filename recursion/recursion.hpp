@@ -11,13 +11,16 @@ namespace grain::detail {
 
 class Recursion {
 public:
-    Recursion(const std::string& split, int window);
+    Recursion(const std::string& split, int window, int lp_period);
 
     void set_split(const std::string& spec, const std::string& argument);
     const std::string& split() const { return split_spec_; }
     void set_window(int window) { window_ = window; }
     int window() const { return window_; }
     Counters& counters() { return counters_; }
+    int lp_period() const { return lp_period_; }
+    Statistics statistics() const;
+    void reset_statistics();
 
     // Counts the task and asks the policy whether to split it.
     bool decide(const TaskSite& site);
@@ -29,6 +32,7 @@ private:
     std::string split_spec_;
     std::unique_ptr<SplitPolicy> policy_;
     int window_;
+    int lp_period_;
     Counters counters_;
 };
 

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "grain/errors.hpp"
+#include "lp/lp_split.hpp"
 
 namespace grain::detail {
 
@@ -43,10 +44,11 @@ bool parse_number(const std::string& text, double& value) {
 
 }  // namespace
 
-std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument) {
+std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument, int lp_period) {
     auto fail = [&](const std::string& why) { return invalid_argument("grain::Runtime", argument, spec, why); };
-    const std::string usage = "expected none, all, depth:D or random:P[:SEED]";
+    const std::string usage = "expected none, all, depth:D, random:P[:SEED] or lp";
     if (spec == "none") return std::make_unique<SplitNone>();
+    if (spec == "lp") return make_lp_split(lp_period);
     if (spec == "all") return std::make_unique<SplitToDepth>(max_levels);
     const size_t colon = spec.find(':');
     const std::string kind = spec.substr(0, colon), rest = colon == std::string::npos ? "" : spec.substr(colon + 1);

@@ -4,18 +4,22 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "counters.hpp"
 
 namespace grain::detail {
 
 // The task being submitted: its operation, its level (0 = largest tiles) out of
-// `levels`, and its output tile's coordinates in the grid of its level.
+// `levels`, its output tile's coordinates in the grid of its level, the ladder of
+// tile scales, and its precision.
 struct TaskSite {
     Kernel op;
     int level;
     int levels;
     int i, j;
+    const std::vector<int>* scales;
+    bool double_precision;
 };
 
 class SplitPolicy {
@@ -23,10 +27,14 @@ public:
     virtual ~SplitPolicy() = default;
     // Called only for tasks that can be split (level < levels - 1).
     virtual bool split(const TaskSite& site, const Counters& counters) = 0;
+    // Adds what the policy measured to the statistics, and forgets it.
+    virtual void report(Statistics&) const {}
+    virtual void reset() {}
 };
 
-// "none", "all", "depth:D", "random:P[:SEED]"; throws grain::invalid_argument naming
-// `argument` for anything else.
-std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument);
+// "none", "all", "depth:D", "random:P[:SEED]", "lp" (re-solving the granularity LP
+// every lp_period decisions); throws grain::invalid_argument naming `argument` for
+// anything else.
+std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument, int lp_period);
 
 }  // namespace grain::detail

@@ -1,5 +1,7 @@
 #include "tasks.hpp"
 
+#include <initializer_list>
+
 #include "algorithms/algorithms.hpp"
 #include "recursion.hpp"
 #include "src/kernel_task.hpp"
@@ -8,11 +10,27 @@ namespace grain::detail {
 
 namespace {
 
-// Whether the policy splits the task whose output is `out`.
+// Whether the policy splits the task whose output is `out` (never in counting mode).
 template <typename T>
 bool split(const Context& ctx, Kernel op, const Tile<T>& out) {
+    if (ctx.counting) return false;
     const TileStorage<T>& grid = *out.grid;
-    return ctx.recursion->decide({op, grid.level(), int(grid.scales().size()), out.i, out.j});
+    return ctx.recursion->decide(
+        {op, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(), sizeof(T) == sizeof(double)});
+}
+
+// The task is not split: insert its kernel (or count it, in counting mode).
+template <typename T>
+void kernel(const Context& ctx, Kernel op, const TileArgs<T>& args, std::initializer_list<Tile<T>> tiles,
+            int priority) {
+    if (ctx.counting) {
+        ++ctx.counting[size_t(op)];
+        return;
+    }
+    starpu_data_handle_t handles[3];
+    int n = 0;
+    for (const Tile<T>& t : tiles) handles[n++] = t.handle();
+    insert_kernel(ctx, op, args, handles, n, priority);
 }
 
 // The context of the algorithm run on the sub-tiles of `out`.
@@ -22,6 +40,25 @@ Context below(const Context& ctx, const Tile<T>& out) {
 }
 
 }  // namespace
+
+std::array<int64_t, size_t(Kernel::Count)> split_children(Kernel parent, int nb, int child_nb) {
+    std::array<int64_t, size_t(Kernel::Count)> counts{};
+    // Grids with a shape and no memory: counting mode never touches their tiles.
+    TileStorage<double> a(nb, nb, {child_nb}, nullptr, nb), b(nb, nb, {child_nb}, nullptr, nb),
+        c(nb, nb, {child_nb}, nullptr, nb);
+    const Matrix<double> A(a), B(b), C(c);
+    const Context ctx{nullptr, nullptr, 0, 0, counts.data()};
+    switch (parent) {
+        case Kernel::Gemm: algorithms::gemm(ctx, Op::NoTrans, Op::Trans, -1.0, A, B, 1.0, C); break;
+        case Kernel::Trsm: algorithms::trsm(ctx, Side::Right, Uplo::Lower, Op::Trans, Diag::NonUnit, 1.0, A, B); break;
+        case Kernel::Syrk: algorithms::syrk(ctx, Uplo::Lower, Op::NoTrans, -1.0, A, 1.0, C); break;
+        case Kernel::Potrf: algorithms::potrf(ctx, Uplo::Lower, A); break;
+        case Kernel::GetrfNopiv: algorithms::getrf_nopiv(ctx, A); break;
+        case Kernel::Scale: algorithms::scale(ctx, true, Uplo::Lower, 1.0, C); break;
+        case Kernel::Count: break;
+    }
+    return counts;
+}
 
 namespace task {
 
@@ -33,7 +70,7 @@ void gemm(const Context& ctx, Op transa, Op transb, T alpha, Tile<T> A, Tile<T> 
                                 C.children());
     TileArgs<T> args;
     args.transa = transa, args.transb = transb, args.alpha = alpha, args.beta = beta;
-    insert_kernel(ctx, Kernel::Gemm, args, {A.handle(), B.handle(), C.handle()}, priority);
+    kernel(ctx, Kernel::Gemm, args, {A, B, C}, priority);
 }
 
 template <typename T>
@@ -50,7 +87,7 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
     }
     TileArgs<T> args;
     args.side = side, args.uplo = uplo, args.transa = trans, args.diag = diag, args.alpha = alpha;
-    insert_kernel(ctx, Kernel::Trsm, args, {A.handle(), B.handle()}, priority);
+    kernel(ctx, Kernel::Trsm, args, {A, B}, priority);
 }
 
 template <typename T>
@@ -59,7 +96,7 @@ void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, T
         return algorithms::syrk(below(ctx, C), uplo, trans, alpha, A.children(), beta, C.children());
     TileArgs<T> args;
     args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
-    insert_kernel(ctx, Kernel::Syrk, args, {A.handle(), C.handle()}, priority);
+    kernel(ctx, Kernel::Syrk, args, {A, C}, priority);
 }
 
 template <typename T>
@@ -67,7 +104,7 @@ void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
     if (split(ctx, Kernel::Potrf, A)) return algorithms::potrf(below(ctx, A), uplo, A.children());
     TileArgs<T> args;
     args.uplo = uplo, args.col_offset = ctx.col_offset + A.col_offset;
-    insert_kernel(ctx, Kernel::Potrf, args, {A.handle()}, priority);
+    kernel(ctx, Kernel::Potrf, args, {A}, priority);
 }
 
 template <typename T>
@@ -75,7 +112,7 @@ void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
     if (split(ctx, Kernel::GetrfNopiv, A)) return algorithms::getrf_nopiv(below(ctx, A), A.children());
     TileArgs<T> args;
     args.col_offset = ctx.col_offset + A.col_offset;
-    insert_kernel(ctx, Kernel::GetrfNopiv, args, {A.handle()}, priority);
+    kernel(ctx, Kernel::GetrfNopiv, args, {A}, priority);
 }
 
 template <typename T>
@@ -83,7 +120,7 @@ void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, i
     if (split(ctx, Kernel::Scale, C)) return algorithms::scale(below(ctx, C), whole_tile, uplo, alpha, C.children());
     TileArgs<T> args;
     args.whole_tile = whole_tile, args.uplo = uplo, args.alpha = alpha;
-    insert_kernel(ctx, Kernel::Scale, args, {C.handle()}, priority);
+    kernel(ctx, Kernel::Scale, args, {C}, priority);
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                            \

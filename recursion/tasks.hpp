@@ -4,11 +4,13 @@
 // kernel or runs the same algorithm on the tile's sub-tiles, one level down.
 #include <starpu.h>
 
+#include <array>
 #include <cstdint>
 
 #include "context.hpp"
 #include "grain/matrix.hpp"
 #include "grain/types.hpp"
+#include "src/codelets.hpp"
 #include "src/tile_storage.hpp"
 
 namespace grain::detail {
@@ -30,6 +32,11 @@ template <typename T>
 Tile<T> tile(const Matrix<T>& A, int i, int j) {
     return {&A.storage(), A.first_tile_row() + i, A.first_tile_col() + j, int64_t(j) * A.nb()};
 }
+
+// How many tasks of each kind (Kernel order) one split of a `parent` task creates
+// when its nb x nb tiles are cut into child_nb sub-tiles: the algorithm itself, run in
+// counting mode on one tile's worth of sub-tiles.
+std::array<int64_t, size_t(Kernel::Count)> split_children(Kernel parent, int nb, int child_nb);
 
 namespace task {
 

@@ -28,13 +28,12 @@ void task_done(void* args) {
 }  // namespace
 
 template <typename T>
-void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args,
-                   std::initializer_list<starpu_data_handle_t> handles, int priority) {
+void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args, const starpu_data_handle_t* handles,
+                   int nhandles, int priority) {
     ctx.recursion->wait_for_window();
     starpu_task* task = starpu_task_create();
     task->cl = codelet<T>(kernel);
-    int i = 0;
-    for (starpu_data_handle_t h : handles) task->handles[i++] = h;
+    for (int i = 0; i < nhandles; ++i) task->handles[i] = handles[i];
     // StarPU frees cl_arg with free() once the task is done.
     auto* arg = static_cast<TileArgs<T>*>(std::malloc(sizeof(TileArgs<T>)));
     if (!arg) throw std::bad_alloc();
@@ -60,9 +59,9 @@ void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args,
     }
 }
 
-template void insert_kernel<float>(const Context&, Kernel, const TileArgs<float>&,
-                                   std::initializer_list<starpu_data_handle_t>, int);
-template void insert_kernel<double>(const Context&, Kernel, const TileArgs<double>&,
-                                    std::initializer_list<starpu_data_handle_t>, int);
+template void insert_kernel<float>(const Context&, Kernel, const TileArgs<float>&, const starpu_data_handle_t*, int,
+                                   int);
+template void insert_kernel<double>(const Context&, Kernel, const TileArgs<double>&, const starpu_data_handle_t*, int,
+                                    int);
 
 }  // namespace grain::detail

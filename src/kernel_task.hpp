@@ -3,15 +3,13 @@
 // task that is not split becomes a StarPU task of the kernel table.
 #include <starpu.h>
 
-#include <initializer_list>
-
 #include "codelets.hpp"
 #include "recursion/context.hpp"
 
 namespace grain::detail {
 
 template <typename T>
-void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args,
-                   std::initializer_list<starpu_data_handle_t> handles, int priority);
+void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args, const starpu_data_handle_t* handles,
+                   int nhandles, int priority);
 
 }  // namespace grain::detail

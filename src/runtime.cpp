@@ -101,7 +101,12 @@ Runtime::Runtime(const RuntimeOptions& options) {
                                "must be >= 0, or -1 for the default");
     const std::string split_source = !options.split.empty() ? "split" : "GRAIN_SPLIT";
     const std::string split = !options.split.empty() ? options.split : env_string({"GRAIN_SPLIT"}, "none");
-    auto recursion = std::make_unique<detail::Recursion>("none", 0);
+    if (options.lp_period < -1 || options.lp_period == 0)
+        throw invalid_argument("grain::Runtime", "lp_period", std::to_string(options.lp_period),
+                               "must be positive, or -1 for the default");
+    const Setting lp_period = resolve(options.lp_period, "lp_period", {"GRAIN_LP_PERIOD"}, 50);
+    if (lp_period.value == 0) throw invalid_argument("grain::Runtime", lp_period.source, "0", "must be positive");
+    auto recursion = std::make_unique<detail::Recursion>("none", 0, lp_period.value);
     recursion->set_split(split, split_source);  // checked before StarPU starts
 
     std::lock_guard<std::mutex> lock(runtime_mutex);
@@ -160,8 +165,8 @@ void Runtime::set_window(int window) {
 }
 int Runtime::window() const { return recursion_->window(); }
 
-Statistics Runtime::statistics() const { return recursion_->counters().snapshot(detail::max_levels); }
-void Runtime::reset_statistics() { recursion_->counters().reset(); }
+Statistics Runtime::statistics() const { return recursion_->statistics(); }
+void Runtime::reset_statistics() { recursion_->reset_statistics(); }
 
 bool Runtime::active() {
     std::lock_guard<std::mutex> lock(runtime_mutex);

@@ -45,6 +45,9 @@ struct Options {
     std::vector<int> scales;  // --scales: replaces -b
     std::string split;
     int window = -1;
+    int lp_period = -1;
+    std::string lp_stats;  // --lp-stats FILE
+    bool verbose = false;
     uint64_t seed = 42;
     Uplo uplo = Uplo::Lower;
 };
@@ -63,6 +66,9 @@ const char* usage_text =
     "      --scales LIST    ladder of tile scales, largest first (replaces -b), e.g. 2048,1024,512\n"
     "      --split POLICY   none, all, depth:D, random:P[:SEED] [GRAIN_SPLIT, none]\n"
     "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 16 per worker]\n"
+    "      --lp-period N    split policy lp: decisions between LP solves [GRAIN_LP_PERIOD, 50]\n"
+    "      --lp-stats FILE  split policy lp: write every solve (time, inputs, ratios) as CSV\n"
+    "  -v                   also print the LP's final split ratios per (operation, level)\n"
     "      --niter N        runs of each case                [1]\n"
     "      --check          check each result by its residual\n"
     "      --vendor         also time the threaded OpenBLAS/LAPACKE routine\n"
@@ -150,6 +156,12 @@ Options parse(int argc, char** argv) {
             o.split = value();
         } else if (arg == "--window") {
             o.window = int(parse_int(arg, value(), 0));
+        } else if (arg == "--lp-period") {
+            o.lp_period = int(parse_int(arg, value(), 1));
+        } else if (arg == "--lp-stats") {
+            o.lp_stats = value();
+        } else if (arg == "-v") {
+            o.verbose = true;
         } else if (arg == "--niter") {
             o.niter = int(parse_int(arg, value(), 1));
         } else if (arg == "--check") {
@@ -521,6 +533,47 @@ std::string scientific(double v) {
     return text;
 }
 
+// --lp-stats: one CSV line per LP solve of every run, to plot how ratios evolve.
+class LpStatsFile {
+public:
+    explicit LpStatsFile(const std::string& path) {
+        if (path.empty()) return;
+        file_ = std::fopen(path.c_str(), "w");
+        if (!file_) throw usage_error("cannot write --lp-stats file " + path);
+        std::fprintf(file_, "run;solve;at_s;solve_ms;solved;operation;level;pending;ratio\n");
+    }
+    ~LpStatsFile() {
+        if (file_) std::fclose(file_);
+    }
+    void write(size_t run, const grain::Statistics& s) {
+        if (!file_) return;
+        const int levels = s.lp.levels;
+        for (size_t i = 0; i < s.lp.history.size(); ++i) {
+            const grain::LpSolve& solve = s.lp.history[i];
+            for (size_t op = 0; op < s.operations.size(); ++op)
+                for (int l = 0; l < levels; ++l) {
+                    const size_t k = op * size_t(levels) + size_t(l);
+                    std::fprintf(file_, "%zu;%zu;%.6f;%.4f;%d;%s;%d;%g;%.4f\n", run, i, solve.at, solve.milliseconds,
+                                 int(solve.solved), s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k]);
+                }
+        }
+        std::fflush(file_);
+    }
+
+private:
+    std::FILE* file_ = nullptr;
+};
+
+void print_ratios(const grain::Statistics& s) {
+    std::string line = "# lp split ratios (" + std::to_string(s.lp.failures) + " failed solves, " +
+                       std::to_string(s.lp.uncalibrated) + " durations estimated without history):";
+    for (size_t op = 0; op < s.operations.size(); ++op) {
+        line += " " + s.operations[op];
+        for (int l = 0; l < s.lp.levels; ++l) line += (l ? "," : "=") + number(s.lp.ratios[op * size_t(s.lp.levels) + size_t(l)]);
+    }
+    std::printf("%s\n", line.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -544,6 +597,7 @@ int main(int argc, char** argv) {
         runtime_options.sched = options.sched;
         runtime_options.split = options.split;
         runtime_options.window = options.window;
+        runtime_options.lp_period = options.lp_period;
         grain::Runtime runtime(runtime_options);
         if (!options.scales.empty()) grain::Matrix<double>(0, 0, options.scales);  // checks the ladder
         const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
@@ -554,6 +608,8 @@ int main(int argc, char** argv) {
         columns.insert(columns.end(), {"levels", "split"});
         for (const char* kind : {"tasks_l", "split_l"})
             for (int l = 0; l < levels; ++l) columns.push_back(kind + std::to_string(l));
+        columns.insert(columns.end(), {"lp_solves", "lp_median_ms", "lp_max_ms"});
+        LpStatsFile lp_stats(options.lp_stats);
         if (options.vendor) columns.insert(columns.end(), {"vendor_time", "vendor_gflops"});
         if (options.check) columns.insert(columns.end(), {"residual", "status"});
         columns.push_back("info");
@@ -589,6 +645,13 @@ int main(int argc, char** argv) {
                                                   runtime.split()};
                 for (int l = 0; l < levels; ++l) cells.push_back(std::to_string(res.statistics.at("", l).finished));
                 for (int l = 0; l < levels; ++l) cells.push_back(std::to_string(res.statistics.at("", l).split));
+                const grain::LpStatistics& lp = res.statistics.lp;
+                std::vector<double> solve_ms;
+                for (const grain::LpSolve& solve : lp.history) solve_ms.push_back(solve.milliseconds);
+                std::sort(solve_ms.begin(), solve_ms.end());
+                cells.insert(cells.end(), {std::to_string(lp.solves), number(solve_ms.empty() ? 0 : solve_ms[solve_ms.size() / 2]),
+                                           number(solve_ms.empty() ? 0 : solve_ms.back())});
+                lp_stats.write(done, res.statistics);
                 if (options.vendor)
                     cells.insert(cells.end(), {number(res.vendor_time), number(res.flops / res.vendor_time * 1e-9)});
                 if (options.check) {
@@ -598,6 +661,7 @@ int main(int argc, char** argv) {
                 }
                 cells.push_back(std::to_string(res.info));
                 table.row(cells);
+                if (options.verbose && lp.levels > 0) print_ratios(res.statistics);
             }
         }
     } catch (const grain::invalid_argument& e) {

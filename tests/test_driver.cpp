@@ -54,14 +54,15 @@ TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
         ASSERT_EQ(rows.size(), 1u + 4u) << o.out;  // header + 2 sizes x 2 precisions
         const std::vector<std::string> expected = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
                                                    "iter", "time", "gflops", "levels", "split", "tasks_l0",
-                                                   "split_l0", "vendor_time", "vendor_gflops",
+                                                   "split_l0", "lp_solves", "lp_median_ms", "lp_max_ms",
+                                                   "vendor_time", "vendor_gflops",
                                                    "residual", "status", "info"};
         EXPECT_EQ(rows[0], expected);
         for (size_t i = 1; i < rows.size(); ++i) {
             ASSERT_EQ(rows[i].size(), expected.size());
             EXPECT_EQ(rows[i][0], op);
             EXPECT_EQ(rows[i][2], "2");
-            EXPECT_EQ(rows[i][19], "SUCCESS");
+            EXPECT_EQ(rows[i][22], "SUCCESS");
             EXPECT_GT(std::stod(rows[i][11]), 0.0);
         }
     }
@@ -72,8 +73,9 @@ TEST(Driver, ScalesAndSplitPolicyColumns) {
     EXPECT_EQ(o.exit_code, 0) << o.out;
     const auto rows = table(o.out);
     ASSERT_EQ(rows.size(), 2u) << o.out;
-    const std::vector<std::string> tail = {"levels", "split", "tasks_l0", "tasks_l1", "tasks_l2",
-                                           "split_l0", "split_l1", "split_l2", "residual", "status", "info"};
+    const std::vector<std::string> tail = {"levels", "split", "tasks_l0", "tasks_l1", "tasks_l2", "split_l0",
+                                           "split_l1", "split_l2", "lp_solves", "lp_median_ms", "lp_max_ms",
+                                           "residual", "status", "info"};
     ASSERT_EQ(rows[0].size(), 12 + tail.size());
     EXPECT_EQ(std::vector<std::string>(rows[0].begin() + 12, rows[0].end()), tail);
     const std::vector<std::string>& row = rows[1];
@@ -86,7 +88,29 @@ TEST(Driver, ScalesAndSplitPolicyColumns) {
     EXPECT_GT(std::stol(row[17]), 0);
     EXPECT_GT(std::stol(row[18]), 0);
     EXPECT_EQ(row[19], "0");   // the finest level never splits
-    EXPECT_EQ(row[21], "SUCCESS");
+    EXPECT_EQ(row[20], "0");   // no LP without the lp policy
+    EXPECT_EQ(row[24], "SUCCESS");
+}
+
+TEST(Driver, LpPolicyReportsItsSolves) {
+    const std::string stats = ::testing::TempDir() + "grain_lp_stats.csv";
+    const Output o = run("-o getrf_nopiv -n 200 --scales 64,32,16 --split lp --lp-period 5 --check -v --lp-stats " + stats);
+    EXPECT_EQ(o.exit_code, 0) << o.out;
+    const auto rows = table(o.out);
+    ASSERT_EQ(rows.size(), 2u) << o.out;
+    EXPECT_EQ(rows[1][13], "lp");
+    const long solves = std::stol(rows[1][20]);
+    EXPECT_GE(solves, 1);
+    EXPECT_GT(std::stod(rows[1][22]), 0.0);                      // max solve time
+    EXPECT_LE(std::stod(rows[1][21]), std::stod(rows[1][22]));   // median <= max
+    EXPECT_NE(o.out.find("# lp split ratios"), std::string::npos) << o.out;
+    // One line per solve, operation and level, after the header.
+    FILE* f = std::fopen(stats.c_str(), "r");
+    ASSERT_NE(f, nullptr);
+    long lines = 0;
+    for (int c; (c = std::fgetc(f)) != EOF;) lines += c == '\n';
+    std::fclose(f);
+    EXPECT_EQ(lines, 1 + solves * 6 * 3);
 }
 
 TEST(Driver, RangesAndHumanReadableOutput) {
@@ -109,6 +133,7 @@ TEST(Driver, InvalidArgumentsExitNonZeroNamingThem) {
         {"-o potrf -n 10 --bogus", "--bogus"},
         {"-o potrf -n 100 --scales 32,24", "scales"},
         {"-o potrf -n 100 --scales 32,16 --split sometimes", "split"},
+        {"-o potrf -n 100 --scales 32,16 --split lp --lp-period 0", "--lp-period"},
     };
     for (auto [arguments, name] : cases) {
         SCOPED_TRACE(arguments);

@@ -98,6 +98,31 @@ TEST(Recursion, DepthPolicyStopsAtItsLevel) {
     EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(tA))), 60);
 }
 
+// The lp policy solves once per period of decisions and reports each solve.
+TEST(Recursion, LpPolicySolvesEveryPeriod) {
+    const SplitPolicy lp("lp");
+    ASSERT_EQ(test_runtime().split(), "lp");
+    const Array<double> A = random_array<double>(150, 150, Kind::Spd, rng());
+    Matrix<double> tA = tiles_of(A, {64, 32, 16});
+    test_runtime().reset_statistics();
+    ASSERT_EQ(potrf(Uplo::Lower, tA), 0);
+    EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(tA))), 60);
+    const Statistics s = test_runtime().statistics();
+    // Decisions: the tasks at the levels that can split (0 and 1 of 3).
+    const int64_t decisions = s.at("", 0).submitted + s.at("", 1).submitted;
+    const int64_t period = 50;  // the default
+    EXPECT_EQ(s.lp.solves, (decisions + period - 1) / period);
+    ASSERT_EQ(s.lp.history.size(), size_t(s.lp.solves));
+    EXPECT_EQ(s.lp.failures, 0);
+    EXPECT_EQ(s.lp.levels, 3);
+    for (const LpSolve& solve : s.lp.history) {
+        EXPECT_TRUE(solve.solved);
+        EXPECT_GE(solve.milliseconds, 0);
+        for (double r : solve.ratios) EXPECT_TRUE(r >= 0 && r <= 1) << r;
+    }
+    EXPECT_GT(s.at("", 0).split + s.at("", 1).split, 0);  // 3 x 3 tiles cannot feed 2 workers 8 tasks each
+}
+
 // Many runs in one process: no handle or plan is left behind.
 TEST(Recursion, ManyRunsLeaveNothingBehind) {
     for (int run = 0; run < 40; ++run) {

@@ -14,9 +14,28 @@ struct TaskCounts {
     int64_t finished = 0;   // kernels that ran to completion
 };
 
+// One solve of the granularity LP (split policy "lp").
+struct LpSolve {
+    double at = 0;                // seconds since the policy started or was reset
+    double milliseconds = 0;      // building the model and glp_simplex
+    bool solved = false;
+    std::vector<double> pending;  // its inputs: pending tasks, [operation * levels + level]
+    std::vector<double> ratios;   // its targets: split ratios, same indexing
+};
+
+struct LpStatistics {
+    int64_t solves = 0;        // LP solves
+    int64_t failures = 0;      // solves GLPK could not complete (the last good ratios were kept)
+    int64_t uncalibrated = 0;  // durations estimated from flop counts: no history model yet
+    int levels = 0;            // of the ladder the ratios are for
+    std::vector<double> ratios;     // the last targets, [operation * levels + level]
+    std::vector<LpSolve> history;   // every solve
+};
+
 struct Statistics {
     std::vector<std::string> operations;        // e.g. "gemm", "potrf"
     std::vector<std::vector<TaskCounts>> counts;  // [operation][level]
+    LpStatistics lp;                            // empty unless the split policy is "lp"
 
     int levels() const { return counts.empty() ? 0 : int(counts[0].size()); }
     // One operation (by name) at one level; all operations with an empty name.

@@ -1,0 +1,170 @@
+#include "lp_split.hpp"
+
+#include <starpu.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "granularity_lp.hpp"
+#include "recursion/tasks.hpp"
+#include "src/perf_models.hpp"
+
+namespace grain::detail {
+
+namespace {
+
+constexpr int kinds = int(Kernel::Count);
+// Ready tasks each worker should have; below this the workers "lack tasks", and the
+// LP's minimal work per processing-unit type (MinN). Measured on 2 cores (dpotrf
+// n=4096 and 8192, ladder 2048..256): 2 starves the cores, 8 is the best of 2, 4, 8, 16.
+constexpr double tasks_per_worker = 8;
+// Flop rate of one CPU core for kernels without history yet (only ratios between
+// durations matter to the LP, so a rough figure does).
+constexpr double estimated_core_flops = 30e9;
+
+class LpSplit final : public SplitPolicy {
+public:
+    explicit LpSplit(int period) : period_(period), start_(std::chrono::steady_clock::now()) {}
+
+    bool split(const TaskSite& site, const Counters& counters) override {
+        if (!site.scales) return false;
+        if (site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_)
+            learn_ladder(site);
+        if (decisions_since_solve_++ % period_ == 0) solve(counters);
+        const size_t k = size_t(int(site.op) * levels_ + site.level);
+        ++decided_[k];
+        // Where the last solve had no task of this kind, it has no ratio for it: the
+        // workers' need decides alone.
+        const bool below_target = !known_[k] || double(split_[k]) < targets_[k] * double(decided_[k]);
+        if (!below_target || !workers_lack_tasks(counters)) return false;
+        ++split_[k];
+        return true;
+    }
+
+    void report(Statistics& s) const override { s.lp = stats_; }
+    void reset() override {
+        const int levels = stats_.levels;
+        stats_ = LpStatistics{};
+        stats_.levels = levels;
+        stats_.ratios = targets_;
+        start_ = std::chrono::steady_clock::now();
+    }
+
+private:
+    // A new ladder (or precision): what one split creates and the kernels' durations.
+    void learn_ladder(const TaskSite& site) {
+        levels_ = site.levels;
+        scales_ = *site.scales;
+        double_precision_ = site.double_precision;
+        const size_t tl = size_t(kinds * levels_);
+        targets_.assign(tl, 0);  // no split before the first solve
+        known_.assign(tl, true);
+        decided_.assign(tl, 0);
+        split_.assign(tl, 0);
+        inputs_ = lp::Inputs{};
+        inputs_.shape = {kinds, levels_, 1};
+        inputs_.children.assign(size_t(kinds * kinds * levels_), 0);
+        for (int l = 1; l < levels_; ++l)
+            for (int p = 0; p < kinds; ++p) {
+                const auto created = split_children(Kernel(p), scales_[size_t(l - 1)], scales_[size_t(l)]);
+                for (int t = 0; t < kinds; ++t)
+                    inputs_.children[size_t((t * kinds + p) * levels_ + l)] = double(created[size_t(t)]);
+            }
+        inputs_.duration.assign(tl, std::nan(""));
+        calibrated_.assign(tl, false);
+        inputs_.pending.assign(tl, 0);
+        const double workers = double(starpu_cpu_worker_get_count());
+        inputs_.workers = {workers};
+        inputs_.available = {1};
+        inputs_.min_tasks = {tasks_per_worker};
+        stats_.levels = levels_;
+        stats_.ratios = targets_;
+    }
+
+    // Durations per (type, level) on a CPU core: the history model's where it has one,
+    // else scaled by flops from a calibrated level of the same type, else a flop rate.
+    void update_durations() {
+        const int worker = starpu_worker_get_by_type(STARPU_CPU_WORKER, 0);
+        std::vector<double> measured(size_t(kinds * levels_));
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l) {
+                double& d = measured[size_t(t * levels_ + l)];
+                d = std::isnan(inputs_.duration[size_t(t * levels_ + l)]) || !calibrated_[size_t(t * levels_ + l)]
+                        ? history_duration(Kernel(t), double_precision_, scales_[size_t(l)], worker)
+                        : inputs_.duration[size_t(t * levels_ + l)];
+            }
+        calibrated_.assign(measured.size(), false);
+        for (int t = 0; t < kinds; ++t) {
+            double seconds_per_flop = 1 / estimated_core_flops;
+            for (int l = 0; l < levels_; ++l) {
+                const double d = measured[size_t(t * levels_ + l)];
+                if (!std::isnan(d)) seconds_per_flop = d / kernel_flops(Kernel(t), scales_[size_t(l)]);
+            }
+            for (int l = 0; l < levels_; ++l) {
+                const size_t k = size_t(t * levels_ + l);
+                calibrated_[k] = !std::isnan(measured[k]);
+                if (!calibrated_[k]) ++stats_.uncalibrated;
+                inputs_.duration[k] =
+                    calibrated_[k] ? measured[k] : seconds_per_flop * kernel_flops(Kernel(t), scales_[size_t(l)]);
+            }
+        }
+    }
+
+    void solve(const Counters& counters) {
+        const auto t0 = std::chrono::steady_clock::now();
+        update_durations();
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l)
+                inputs_.pending[size_t(t * levels_ + l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()));
+        const lp::Solution solution = lp_.solve(inputs_);
+        if (solution.solved) {  // else keep the last good ratios
+            targets_ = solution.ratio;
+            for (size_t k = 0; k < known_.size(); ++k) {
+                double tasks = solution.split[k];
+                for (int u = 0; u < inputs_.shape.units; ++u) tasks += solution.executed[k * size_t(inputs_.shape.units) + size_t(u)];
+                known_[k] = tasks > 0;
+            }
+        }
+        std::fill(decided_.begin(), decided_.end(), 0);
+        std::fill(split_.begin(), split_.end(), 0);
+        const auto t1 = std::chrono::steady_clock::now();
+        ++stats_.solves;
+        stats_.failures = lp_.failures();
+        stats_.ratios = targets_;
+        stats_.history.push_back({std::chrono::duration<double>(t0 - start_).count(),
+                                  std::chrono::duration<double, std::milli>(t1 - t0).count(), solution.solved,
+                                  inputs_.pending, targets_});
+    }
+
+    // Whether the ready tasks not yet started are fewer than the workers should have.
+    bool workers_lack_tasks(const Counters& counters) const {
+        int64_t waiting = 0;
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l) {
+                const TaskCounters& c = counters.at(Kernel(t), l);
+                waiting += c.ready - c.started;
+            }
+        return double(waiting) < tasks_per_worker * inputs_.workers[0];
+    }
+
+    int period_;
+    int64_t decisions_since_solve_ = 0;
+    int levels_ = 0;
+    std::vector<int> scales_;
+    bool double_precision_ = true;
+    lp::GranularityLp lp_;
+    lp::Inputs inputs_;
+    std::vector<bool> calibrated_;
+    std::vector<double> targets_;
+    std::vector<bool> known_;  // whether the last solve gave (type, level) any task
+    std::vector<int64_t> decided_, split_;  // per (type, level), since the last solve
+    LpStatistics stats_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+std::unique_ptr<SplitPolicy> make_lp_split(int period) { return std::make_unique<LpSplit>(period); }
+
+}  // namespace grain::detail
