@@ -4,6 +4,7 @@
 #include <starpu.h>
 
 #include "common.hpp"
+#include "recursion/tasks.hpp"
 #include "src/tile_storage.hpp"
 
 namespace grain::test {
@@ -96,6 +97,28 @@ TEST(Recursion, DepthPolicyStopsAtItsLevel) {
     EXPECT_EQ(s.at("syrk", 1).finished, 1 + 4 + 1);
     EXPECT_EQ(s.at("gemm", 1).finished, 2 + 2);
     EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(tA))), 60);
+}
+
+// What one split creates, learned from the algorithms in counting mode (the LP's nch).
+TEST(Recursion, SplitChildrenAreCountedFromTheAlgorithms) {
+    using detail::Kernel;
+    auto count = [](Kernel parent, int nb, int child_nb, Kernel kind) {
+        return detail::split_children(parent, nb, child_nb)[size_t(kind)];
+    };
+    EXPECT_EQ(count(Kernel::Gemm, 32, 16, Kernel::Gemm), 8);
+    EXPECT_EQ(count(Kernel::Gemm, 64, 16, Kernel::Gemm), 64);
+    EXPECT_EQ(count(Kernel::Potrf, 32, 16, Kernel::Potrf), 2);
+    EXPECT_EQ(count(Kernel::Potrf, 32, 16, Kernel::Trsm), 1);
+    EXPECT_EQ(count(Kernel::Potrf, 32, 16, Kernel::Syrk), 1);
+    EXPECT_EQ(count(Kernel::Potrf, 32, 16, Kernel::Gemm), 0);
+    EXPECT_EQ(count(Kernel::Trsm, 32, 16, Kernel::Trsm), 4);
+    EXPECT_EQ(count(Kernel::Trsm, 32, 16, Kernel::Gemm), 2);
+    EXPECT_EQ(count(Kernel::Syrk, 32, 16, Kernel::Syrk), 4);
+    EXPECT_EQ(count(Kernel::Syrk, 32, 16, Kernel::Gemm), 2);
+    EXPECT_EQ(count(Kernel::GetrfNopiv, 32, 16, Kernel::GetrfNopiv), 2);
+    EXPECT_EQ(count(Kernel::GetrfNopiv, 32, 16, Kernel::Trsm), 2);
+    EXPECT_EQ(count(Kernel::GetrfNopiv, 32, 16, Kernel::Gemm), 1);
+    EXPECT_EQ(detail::registered_tile_handles(), 0);  // counting registers nothing
 }
 
 // The lp policy solves once per period of decisions and reports each solve.
