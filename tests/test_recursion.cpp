@@ -4,6 +4,7 @@
 #include <starpu.h>
 
 #include "common.hpp"
+#include "recursion/counters.hpp"
 #include "recursion/tasks.hpp"
 #include "src/tile_storage.hpp"
 
@@ -102,22 +103,24 @@ TEST(Recursion, DepthPolicyStopsAtItsLevel) {
 // What one split creates, learned from the algorithms in counting mode (the LP's nch).
 TEST(Recursion, SplitChildrenAreCountedFromTheAlgorithms) {
     using detail::Kernel;
-    auto count = [](Kernel parent, int nb, int child_nb, Kernel kind) {
-        return detail::split_children(parent, nb, child_nb)[size_t(kind)];
+    struct Expected {
+        Kernel parent;
+        int nb, child_nb;
+        Kernel kind;
+        int64_t count;
     };
-    EXPECT_EQ(count(Kernel::Gemm, 32, 16, Kernel::Gemm), 8);
-    EXPECT_EQ(count(Kernel::Gemm, 64, 16, Kernel::Gemm), 64);
-    EXPECT_EQ(count(Kernel::Potrf, 32, 16, Kernel::Potrf), 2);
-    EXPECT_EQ(count(Kernel::Potrf, 32, 16, Kernel::Trsm), 1);
-    EXPECT_EQ(count(Kernel::Potrf, 32, 16, Kernel::Syrk), 1);
-    EXPECT_EQ(count(Kernel::Potrf, 32, 16, Kernel::Gemm), 0);
-    EXPECT_EQ(count(Kernel::Trsm, 32, 16, Kernel::Trsm), 4);
-    EXPECT_EQ(count(Kernel::Trsm, 32, 16, Kernel::Gemm), 2);
-    EXPECT_EQ(count(Kernel::Syrk, 32, 16, Kernel::Syrk), 4);
-    EXPECT_EQ(count(Kernel::Syrk, 32, 16, Kernel::Gemm), 2);
-    EXPECT_EQ(count(Kernel::GetrfNopiv, 32, 16, Kernel::GetrfNopiv), 2);
-    EXPECT_EQ(count(Kernel::GetrfNopiv, 32, 16, Kernel::Trsm), 2);
-    EXPECT_EQ(count(Kernel::GetrfNopiv, 32, 16, Kernel::Gemm), 1);
+    const Expected table[] = {
+        {Kernel::Gemm, 32, 16, Kernel::Gemm, 8},          {Kernel::Gemm, 64, 16, Kernel::Gemm, 64},
+        {Kernel::Potrf, 32, 16, Kernel::Potrf, 2},        {Kernel::Potrf, 32, 16, Kernel::Trsm, 1},
+        {Kernel::Potrf, 32, 16, Kernel::Syrk, 1},         {Kernel::Potrf, 32, 16, Kernel::Gemm, 0},
+        {Kernel::Trsm, 32, 16, Kernel::Trsm, 4},          {Kernel::Trsm, 32, 16, Kernel::Gemm, 2},
+        {Kernel::Syrk, 32, 16, Kernel::Syrk, 4},          {Kernel::Syrk, 32, 16, Kernel::Gemm, 2},
+        {Kernel::GetrfNopiv, 32, 16, Kernel::GetrfNopiv, 2}, {Kernel::GetrfNopiv, 32, 16, Kernel::Trsm, 2},
+        {Kernel::GetrfNopiv, 32, 16, Kernel::Gemm, 1},
+    };
+    for (const Expected& e : table)
+        EXPECT_EQ(detail::split_children(e.parent, e.nb, e.child_nb)[size_t(e.kind)], e.count)
+            << detail::kernel_name(e.parent) << " " << e.nb << "/" << e.child_nb << " -> " << detail::kernel_name(e.kind);
     EXPECT_EQ(detail::registered_tile_handles(), 0);  // counting registers nothing
 }
 
