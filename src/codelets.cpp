@@ -5,6 +5,9 @@
 #include <string>
 
 #include "kernels/cpu.hpp"
+#ifdef GRAIN_USE_CUDA
+#include "kernels/cuda.hpp"
+#endif
 
 namespace grain::detail {
 
@@ -17,6 +20,8 @@ struct KernelRow {
     Kernel kernel;
     const char* name;
     starpu_cpu_func_t cpu;
+    starpu_cuda_func_t cuda;  // null in a build without CUDA kernels
+    bool cuda_async;          // the CUDA kernel only enqueues work on the worker's stream
     std::initializer_list<starpu_data_access_mode> modes;
 };
 
@@ -26,14 +31,21 @@ template <typename T>
 class KernelTable {
 public:
     KernelTable() {
+#ifdef GRAIN_USE_CUDA
+#define GRAIN_CUDA(f) cuda::f<T>
+#else
+#define GRAIN_CUDA(f) nullptr
+#endif
+        // potrf and getrf read cuSOLVER's info back, so they end synchronized.
         const KernelRow rows[] = {
-            {Kernel::Gemm, "gemm", cpu::gemm<T>, {STARPU_R, STARPU_R, STARPU_RW}},
-            {Kernel::Trsm, "trsm", cpu::trsm<T>, {STARPU_R, STARPU_RW}},
-            {Kernel::Syrk, "syrk", cpu::syrk<T>, {STARPU_R, STARPU_RW}},
-            {Kernel::Potrf, "potrf", cpu::potrf<T>, {STARPU_RW}},
-            {Kernel::GetrfNopiv, "getrf_nopiv", cpu::getrf_nopiv<T>, {STARPU_RW}},
-            {Kernel::Scale, "scale", cpu::scale<T>, {STARPU_RW}},
+            {Kernel::Gemm, "gemm", cpu::gemm<T>, GRAIN_CUDA(gemm), true, {STARPU_R, STARPU_R, STARPU_RW}},
+            {Kernel::Trsm, "trsm", cpu::trsm<T>, GRAIN_CUDA(trsm), true, {STARPU_R, STARPU_RW}},
+            {Kernel::Syrk, "syrk", cpu::syrk<T>, GRAIN_CUDA(syrk), true, {STARPU_R, STARPU_RW}},
+            {Kernel::Potrf, "potrf", cpu::potrf<T>, GRAIN_CUDA(potrf), false, {STARPU_RW}},
+            {Kernel::GetrfNopiv, "getrf_nopiv", cpu::getrf_nopiv<T>, GRAIN_CUDA(getrf_nopiv), false, {STARPU_RW}},
+            {Kernel::Scale, "scale", cpu::scale<T>, GRAIN_CUDA(scale), true, {STARPU_RW}},
         };
+#undef GRAIN_CUDA
         static_assert(sizeof(rows) / sizeof(rows[0]) == size_t(Kernel::Count), "one row per kernel");
         for (const KernelRow& row : rows) {
             const size_t k = size_t(row.kernel);
@@ -44,6 +56,10 @@ public:
             starpu_codelet& cl = codelets_[k];
             starpu_codelet_init(&cl);
             cl.cpu_funcs[0] = row.cpu;
+            if (row.cuda) {
+                cl.cuda_funcs[0] = row.cuda;
+                cl.cuda_flags[0] = row.cuda_async ? STARPU_CUDA_ASYNC : 0;
+            }
             cl.nbuffers = int(row.modes.size());
             int i = 0;
             for (starpu_data_access_mode mode : row.modes) cl.modes[i++] = mode;

@@ -13,6 +13,9 @@
 #include "grain/errors.hpp"
 #include "recursion/recursion.hpp"
 #include "tile_storage.hpp"
+#ifdef GRAIN_USE_CUDA
+#include "kernels/cuda.hpp"
+#endif
 
 namespace grain {
 
@@ -54,6 +57,30 @@ std::string env_string(std::initializer_list<const char*> names, const std::stri
     return fallback;
 }
 
+// Sets (or, given "", unsets) an environment variable for its lifetime, then puts
+// back what was there.
+class ScopedVariable {
+public:
+    ScopedVariable(const char* name, const std::string& value) : name_(name) {
+        const char* old = std::getenv(name);
+        had_ = old != nullptr;
+        if (had_) old_ = old;
+        if (value.empty()) unsetenv(name);
+        else setenv(name, value.c_str(), 1);
+    }
+    ~ScopedVariable() {
+        if (had_) setenv(name_, old_.c_str(), 1);
+        else unsetenv(name_);
+    }
+    ScopedVariable(const ScopedVariable&) = delete;
+    ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+private:
+    const char* name_;
+    bool had_ = false;
+    std::string old_;
+};
+
 }  // namespace
 
 namespace detail {
@@ -89,13 +116,18 @@ Runtime::Runtime(const RuntimeOptions& options) {
         throw invalid_argument("grain::Runtime", "ngpu", std::to_string(options.ngpu),
                                "must be >= 0, or -1 for the default");
     const Setting ncpu = resolve(options.ncpu, "ncpu", {"GRAIN_NCPU", "STARPU_NCPU"}, -1);
-    const Setting ngpu = resolve(options.ngpu, "ngpu", {"GRAIN_NGPU", "STARPU_NCUDA"}, 0);
+    const Setting ngpu = resolve(options.ngpu, "ngpu", {"GRAIN_NGPU", "STARPU_NCUDA"}, -1);
+    if (options.gpu_memory < -1 || options.gpu_memory == 0)
+        throw invalid_argument("grain::Runtime", "gpu_memory", std::to_string(options.gpu_memory),
+                               "must be a positive number of MiB, or -1 for the default");
+    const Setting gpu_memory = resolve(options.gpu_memory, "gpu_memory", {"GRAIN_GPU_MEMORY", "STARPU_LIMIT_CUDA_MEM"}, -1);
+    if (gpu_memory.value == 0) throw invalid_argument("grain::Runtime", gpu_memory.source, "0", "must be positive");
     sched_ = !options.sched.empty() ? options.sched : env_string({"GRAIN_SCHED", "STARPU_SCHED"}, "prio");
     if (ncpu.value == 0)
         throw invalid_argument("grain::Runtime", ncpu.source, "0", "at least one CPU worker is needed");
-    if (ngpu.value > 0)
+    if (ngpu.value > 0 && !has_cuda())
         throw invalid_argument("grain::Runtime", ngpu.source, std::to_string(ngpu.value),
-                               "this build of grain has no GPU kernels");
+                               "this build of grain has no GPU kernels (configure it with GRAIN_USE_CUDA=ON)");
     if (options.window < -1)
         throw invalid_argument("grain::Runtime", "window", std::to_string(options.window),
                                "must be >= 0, or -1 for the default");
@@ -118,18 +150,27 @@ Runtime::Runtime(const RuntimeOptions& options) {
     // both GRAIN_* and STARPU_* variables already.
     conf.precedence_over_environment_variables = 1;
     conf.ncpus = ncpu.value;
-    conf.ncuda = 0;
+    conf.ncuda = has_cuda() ? ngpu.value : 0;
     conf.nopencl = 0;
     conf.sched_policy_name = sched_.c_str();
+    // StarPU 1.3 reads its GPU memory limit from the environment only: set it for
+    // starpu_init and put the caller's value back.
+    const ScopedVariable limit("STARPU_LIMIT_CUDA_MEM", gpu_memory.value > 0 ? std::to_string(gpu_memory.value) : "");
     const int ret = starpu_init(&conf);
     if (ret != 0)
         throw runtime_error(std::string("grain::Runtime: starpu_init failed: ") + std::strerror(-ret));
     ncpu_ = static_cast<int>(starpu_cpu_worker_get_count());
-    ngpu_ = 0;
-    if (ncpu_ == 0) {
+    ngpu_ = static_cast<int>(starpu_cuda_worker_get_count());
+    if (ncpu_ == 0 || (ngpu.value > 0 && ngpu_ < ngpu.value)) {
         starpu_shutdown();
-        throw runtime_error("grain::Runtime: StarPU started no CPU worker");
+        if (ncpu_ == 0) throw runtime_error("grain::Runtime: StarPU started no CPU worker");
+        throw runtime_error("grain::Runtime: " + ngpu.source + " asks for " + std::to_string(ngpu.value) +
+                            " GPUs, StarPU started " + std::to_string(ngpu_));
     }
+    gpu_memory_ = gpu_memory.value;
+#ifdef GRAIN_USE_CUDA
+    if (ngpu_ > 0) detail::cuda::start_workers();
+#endif
     // Each task runs single-threaded BLAS, so that workers do not oversubscribe the
     // cores; OpenBLAS's thread count is process-wide, so it is restored at the end.
     const Setting window = resolve(options.window, "window", {"GRAIN_WINDOW"}, 16 * ncpu_);
@@ -149,6 +190,9 @@ Runtime::~Runtime() {
     }
     starpu_task_wait_for_all();
     for (detail::HandleOwner* owner : owners) owner->runtime_ending();
+#ifdef GRAIN_USE_CUDA
+    if (ngpu_ > 0) detail::cuda::stop_workers();
+#endif
     starpu_shutdown();
     openblas_set_num_threads(saved_blas_threads_);
     std::lock_guard<std::mutex> lock(runtime_mutex);
@@ -167,6 +211,14 @@ int Runtime::window() const { return recursion_->window(); }
 
 Statistics Runtime::statistics() const { return recursion_->statistics(); }
 void Runtime::reset_statistics() { recursion_->reset_statistics(); }
+
+bool Runtime::has_cuda() {
+#ifdef GRAIN_USE_CUDA
+    return true;
+#else
+    return false;
+#endif
+}
 
 bool Runtime::active() {
     std::lock_guard<std::mutex> lock(runtime_mutex);

@@ -98,6 +98,9 @@ starpu_data_handle_t TileStorage<T>::handle(int i, int j) {
         if (!enlisted_) {
             enlist_handle_owner(this);
             enlisted_ = true;
+            // With GPUs, transfers from a user's array are asynchronous only if it is pinned.
+            if (user_ && starpu_cuda_worker_get_count() > 0 && m_ > 0 && n_ > 0)
+                pinned_ = starpu_memory_pin(user_, user_bytes()) == 0;
         }
         starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tile_data(i, j)),
                                     static_cast<uint32_t>(tile_ld(i)), static_cast<uint32_t>(tile_rows(i)),
@@ -136,6 +139,10 @@ void TileStorage<T>::release() {
             h = nullptr;
             --live_handles;
         }
+    }
+    if (pinned_) {
+        starpu_memory_unpin(user_, user_bytes());
+        pinned_ = false;
     }
 }
 

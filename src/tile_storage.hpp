@@ -96,6 +96,8 @@ private:
     starpu_data_handle_t parent_ = nullptr;               // lower levels: the tile cut into this grid
     TileCut cut_{};
     bool enlisted_ = false;
+    bool pinned_ = false;  // the user's array, pinned while its tiles are registered
+    size_t user_bytes() const { return (size_t(lda_) * size_t(n_ - 1) + size_t(m_)) * sizeof(T); }
 };
 
 extern template class TileStorage<float>;

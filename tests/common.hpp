@@ -7,6 +7,10 @@
 #include <cstdlib>
 #include <vector>
 
+#ifdef GRAIN_USE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 #include "testing_drivers/checks.hpp"
 
 namespace grain::test {
@@ -52,6 +56,16 @@ inline const std::vector<int>& scales() {
         return values.empty() ? std::vector<int>{nb} : values;
     }();
     return ladder;
+}
+
+// GPUs this process can use (0 in a build without CUDA kernels).
+inline int visible_gpus() {
+#ifdef GRAIN_USE_CUDA
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+#else
+    return 0;
+#endif
 }
 
 }  // namespace grain::test

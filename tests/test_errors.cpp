@@ -83,13 +83,21 @@ TEST(Errors, RuntimeOptions) {
     RuntimeOptions zero;
     zero.ncpu = 0;
     expect_invalid("ncpu", [&] { Runtime r(zero); });
-    RuntimeOptions gpus;
-    gpus.ngpu = 1;
-    expect_invalid("ngpu", [&] { Runtime r(gpus); });
+    RuntimeOptions memory;
+    memory.gpu_memory = 0;
+    expect_invalid("gpu_memory", [&] { Runtime r(memory); });
+    ::setenv("GRAIN_GPU_MEMORY", "lots", 1);  // errors name the variable a value came from
+    expect_invalid("GRAIN_GPU_MEMORY", [&] { Runtime r; });
+    ::unsetenv("GRAIN_GPU_MEMORY");
+    if (!Runtime::has_cuda()) {  // GPUs asked of a build without GPU kernels
+        RuntimeOptions gpus;
+        gpus.ngpu = 1;
+        expect_invalid("ngpu", [&] { Runtime r(gpus); });
+        ::setenv("GRAIN_NGPU", "2", 1);
+        expect_invalid("GRAIN_NGPU", [&] { Runtime r; });
+        ::unsetenv("GRAIN_NGPU");
+    }
     EXPECT_THROW(Runtime(), grain::runtime_error);  // one is alive already
-    ::setenv("GRAIN_NGPU", "2", 1);  // errors name the variable a value came from
-    expect_invalid("GRAIN_NGPU", [&] { Runtime r; });
-    ::unsetenv("GRAIN_NGPU");
 }
 
 }  // namespace

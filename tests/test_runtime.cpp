@@ -15,7 +15,7 @@ TEST(Runtime, CreatedAndDestroyedTwice) {
         Runtime runtime(options);
         EXPECT_TRUE(Runtime::active());
         EXPECT_EQ(runtime.ncpu(), 2);
-        EXPECT_EQ(runtime.ngpu(), 0);
+        EXPECT_EQ(runtime.ngpu(), visible_gpus());
         const Array<double> A = random_array<double>(50, 50, Kind::Spd, rng());
         Matrix<double> tA = tiles_of(A, nb);
         EXPECT_EQ(potrf(Uplo::Lower, tA), 0);
@@ -23,6 +23,65 @@ TEST(Runtime, CreatedAndDestroyedTwice) {
     }
     EXPECT_FALSE(Runtime::active());
     EXPECT_EQ(detail::registered_tile_handles(), 0);
+}
+
+// More GPUs than visible is an error naming where the number came from, and leaves no
+// runtime behind (in a build without CUDA kernels, any GPU is an invalid argument).
+TEST(Runtime, MoreGpusThanVisible) {
+    ::setenv("GRAIN_NGPU", std::to_string(visible_gpus() + 1).c_str(), 1);
+    try {
+        Runtime runtime;
+        ADD_FAILURE() << "a runtime started with more GPUs than visible";
+    } catch (const grain::invalid_argument& e) {
+        EXPECT_FALSE(Runtime::has_cuda());
+        EXPECT_EQ(e.argument(), "GRAIN_NGPU");
+    } catch (const grain::runtime_error& e) {
+        EXPECT_TRUE(Runtime::has_cuda());
+        EXPECT_NE(std::string(e.what()).find("GRAIN_NGPU"), std::string::npos) << e.what();
+    }
+    ::unsetenv("GRAIN_NGPU");
+    EXPECT_FALSE(Runtime::active());
+    Runtime runtime;  // and the next one starts
+    EXPECT_TRUE(Runtime::active());
+}
+
+// The GPU memory limit reaches StarPU through its variable for starpu_init only: the
+// caller's environment is left as it was.
+TEST(Runtime, GpuMemoryLimitLeavesEnvironment) {
+    ::setenv("STARPU_LIMIT_CUDA_MEM", "123", 1);
+    {
+        RuntimeOptions options;
+        options.gpu_memory = 64;
+        Runtime runtime(options);
+        EXPECT_EQ(runtime.gpu_memory(), 64);
+        EXPECT_STREQ(std::getenv("STARPU_LIMIT_CUDA_MEM"), "123");
+    }
+    {
+        Runtime runtime;  // from the variable
+        EXPECT_EQ(runtime.gpu_memory(), 123);
+    }
+    ::unsetenv("STARPU_LIMIT_CUDA_MEM");
+    Runtime runtime;
+    EXPECT_EQ(runtime.gpu_memory(), -1);
+    EXPECT_EQ(std::getenv("STARPU_LIMIT_CUDA_MEM"), nullptr);
+}
+
+// A Cholesky factorization of a matrix larger than the GPU memory StarPU may use:
+// the GPU takes part (it runs tasks) and the result is right.
+TEST(Runtime, FactorizationLargerThanGpuMemory) {
+    if (visible_gpus() == 0) GTEST_SKIP() << "no CUDA device visible: GPU tests skipped";
+    RuntimeOptions options;
+    options.ngpu = 1;
+    options.gpu_memory = 32;  // MiB, against a 72 MB matrix
+    Runtime runtime(options);
+    starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+    const Array<double> A = random_array<double>(3000, 3000, Kind::Spd, rng());
+    Matrix<double> tA = tiles_of(A, std::vector<int>{500});
+    EXPECT_EQ(potrf(Uplo::Lower, tA), 0);
+    EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(tA))), 60);
+    starpu_profiling_worker_info info;
+    ASSERT_EQ(starpu_profiling_worker_get_info(starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0), &info), 0);
+    EXPECT_GT(info.executed_tasks, 0);
 }
 
 TEST(Runtime, RoutinesNeedARuntime) {

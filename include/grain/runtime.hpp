@@ -11,9 +11,12 @@ namespace grain {
 struct RuntimeOptions {
     // Number of CPU workers; -1: GRAIN_NCPU, else STARPU_NCPU, else StarPU's default.
     int ncpu = -1;
-    // Number of GPU workers; -1: GRAIN_NGPU, else STARPU_NCUDA, else 0.
-    // This build has no GPU kernels: a positive value is rejected.
+    // Number of GPU (CUDA) workers; -1: GRAIN_NGPU, else STARPU_NCUDA, else every GPU
+    // visible (none in a build without CUDA kernels, where a positive value is rejected).
     int ngpu = -1;
+    // GPU memory StarPU may use on each GPU, in MiB; -1: GRAIN_GPU_MEMORY, else
+    // STARPU_LIMIT_CUDA_MEM, else all of it.
+    int gpu_memory = -1;
     // StarPU scheduling policy; empty: GRAIN_SCHED, else STARPU_SCHED, else "prio".
     std::string sched;
     // Split policy of the recursive tasks (for matrices with several tile scales):
@@ -44,6 +47,10 @@ public:
 
     int ncpu() const { return ncpu_; }
     int ngpu() const { return ngpu_; }
+    // Whether this build of grain has GPU kernels.
+    static bool has_cuda();
+    // GPU memory limit per GPU in MiB, -1 for none.
+    int gpu_memory() const { return gpu_memory_; }
     const std::string& sched() const { return sched_; }
 
     // The split policy and the window, changeable between routine calls.
@@ -62,6 +69,7 @@ public:
 private:
     int ncpu_ = 0;
     int ngpu_ = 0;
+    int gpu_memory_ = -1;
     std::string sched_;
     int saved_blas_threads_ = 1;
     std::unique_ptr<detail::Recursion> recursion_;

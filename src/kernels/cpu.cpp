@@ -4,22 +4,13 @@
 #include <algorithm>
 
 #include "blas.hpp"
+#include "tile_buffers.hpp"
 
 namespace grain::detail::cpu {
 
+using namespace kernels;
+
 namespace {
-
-struct TileRef {
-    int rows, cols, ld;
-};
-
-template <typename T>
-T* data(void* buffer) { return reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffer)); }
-TileRef dims(void* buffer) {
-    return {int(STARPU_MATRIX_GET_NX(buffer)), int(STARPU_MATRIX_GET_NY(buffer)), int(STARPU_MATRIX_GET_LD(buffer))};
-}
-template <typename T>
-const TileArgs<T>& args(void* cl_arg) { return *static_cast<const TileArgs<T>*>(cl_arg); }
 
 // LU without pivoting of an m x n column-major block, recursive on columns (the
 // work is in trsm and gemm). Returns the first exactly zero pivot (1-based) or 0;
@@ -93,9 +84,7 @@ void scale(void* buffers[], void* cl_arg) {
     const TileRef c = dims(buffers[0]);
     T* x = data<T>(buffers[0]);
     for (int j = 0; j < c.cols; ++j) {
-        int first = 0, last = c.rows;  // rows [first, last) of column j
-        if (!p.whole_tile && p.uplo == Uplo::Lower) first = std::min(j, c.rows);
-        if (!p.whole_tile && p.uplo == Uplo::Upper) last = std::min(j + 1, c.rows);
+        const auto [first, last] = scaled_rows(p, j, c.rows);
         for (int i = first; i < last; ++i) x[i + int64_t(j) * c.ld] *= p.alpha;
     }
 }

@@ -1,0 +1,210 @@
+// CUDA tile kernels on cuBLAS and cuSOLVER, enqueued on the StarPU worker's stream.
+#include "cuda.hpp"
+#include "tile_buffers.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+#include <starpu_cublas_v2.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+
+namespace grain::detail::cuda {
+
+using namespace kernels;
+
+namespace {
+
+[[noreturn]] void fail(const char* what, int status) {
+    // A failing library call inside a worker cannot be reported to the caller; as
+    // StarPU does for its own CUDA errors, say what failed and stop.
+    std::fprintf(stderr, "grain: %s failed with status %d\n", what, status);
+    std::abort();
+}
+void check(cublasStatus_t s, const char* what) { if (s != CUBLAS_STATUS_SUCCESS) fail(what, int(s)); }
+void check(cusolverStatus_t s, const char* what) { if (s != CUSOLVER_STATUS_SUCCESS) fail(what, int(s)); }
+void check(cudaError_t s, const char* what) { if (s != cudaSuccess) fail(what, int(s)); }
+
+cublasOperation_t cublas(Op op) { return op == Op::NoTrans ? CUBLAS_OP_N : CUBLAS_OP_T; }
+cublasFillMode_t cublas(Uplo uplo) { return uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
+cublasSideMode_t cublas(Side side) { return side == Side::Left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
+cublasDiagType_t cublas(Diag diag) { return diag == Diag::Unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT; }
+
+// Precision overloads of the library calls, so the kernels are written once.
+#define GRAIN_CUDA_OVERLOADS(T, p, P)                                                                     \
+    inline cublasStatus_t gemm(cublasHandle_t h, Op ta, Op tb, int m, int n, int k, T alpha, const T* a,  \
+                               int lda, const T* b, int ldb, T beta, T* c, int ldc) {                     \
+        return cublas##P##gemm(h, cublas(ta), cublas(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc); \
+    }                                                                                                     \
+    inline cublasStatus_t trsm(cublasHandle_t h, Side s, Uplo u, Op t, Diag d, int m, int n, T alpha,     \
+                               const T* a, int lda, T* b, int ldb) {                                      \
+        return cublas##P##trsm(h, cublas(s), cublas(u), cublas(t), cublas(d), m, n, &alpha, a, lda, b, ldb); \
+    }                                                                                                     \
+    inline cublasStatus_t syrk(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, \
+                               T beta, T* c, int ldc) {                                                   \
+        return cublas##P##syrk(h, cublas(u), cublas(t), n, k, &alpha, a, lda, &beta, c, ldc);             \
+    }                                                                                                     \
+    inline cublasStatus_t scal(cublasHandle_t h, int n, T alpha, T* x) {                                  \
+        return cublas##P##scal(h, n, &alpha, x, 1);                                                        \
+    }                                                                                                     \
+    inline cusolverStatus_t potrf_work(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, int* lwork) {  \
+        return cusolverDn##P##potrf_bufferSize(h, cublas(u), n, a, lda, lwork);                           \
+    }                                                                                                     \
+    inline cusolverStatus_t potrf(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, T* work, int lwork, \
+                                  int* info) {                                                            \
+        return cusolverDn##P##potrf(h, cublas(u), n, a, lda, work, lwork, info);                          \
+    }                                                                                                     \
+    inline cusolverStatus_t getrf_work(cusolverDnHandle_t h, int m, int n, T* a, int lda, int* lwork) {   \
+        return cusolverDn##P##getrf_bufferSize(h, m, n, a, lda, lwork);                                   \
+    }                                                                                                     \
+    /* A null pivot array makes cuSOLVER factor without pivoting. */                                     \
+    inline cusolverStatus_t getrf_nopiv(cusolverDnHandle_t h, int m, int n, T* a, int lda, T* work,       \
+                                        int* info) {                                                      \
+        return cusolverDn##P##getrf(h, m, n, a, lda, work, nullptr, info);                                \
+    }
+GRAIN_CUDA_OVERLOADS(float, s, S)
+GRAIN_CUDA_OVERLOADS(double, d, D)
+#undef GRAIN_CUDA_OVERLOADS
+
+// What grain keeps per CUDA worker: its cuSOLVER handle on the worker's stream, the
+// device word cuSOLVER writes info into, and a workspace grown to the largest request
+// (allocated once per worker and size, freed at shutdown).
+struct WorkerState {
+    cusolverDnHandle_t solver = nullptr;
+    int* info = nullptr;
+    void* work = nullptr;
+    size_t work_bytes = 0;
+};
+std::array<WorkerState, STARPU_NMAXWORKERS> workers;
+
+WorkerState& local() { return workers[size_t(starpu_worker_get_id_check())]; }
+
+void* workspace(WorkerState& w, size_t bytes) {
+    if (bytes > w.work_bytes) {
+        if (w.work) check(cudaFree(w.work), "cudaFree");
+        check(cudaMalloc(&w.work, bytes), "cudaMalloc (cuSOLVER workspace)");
+        w.work_bytes = bytes;
+    }
+    return w.work;
+}
+
+// cuSOLVER's info, read back on the worker's stream (the factorization must end
+// before its info is known).
+int read_info(const WorkerState& w) {
+    int info = 0;
+    const cudaStream_t stream = starpu_cuda_get_local_stream();
+    check(cudaMemcpyAsync(&info, w.info, sizeof info, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (info)");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    return info;
+}
+
+void start_worker(void*) {
+    WorkerState& w = local();
+    check(cusolverDnCreate(&w.solver), "cusolverDnCreate");
+    check(cusolverDnSetStream(w.solver, starpu_cuda_get_local_stream()), "cusolverDnSetStream");
+    check(cudaMalloc(reinterpret_cast<void**>(&w.info), sizeof(int)), "cudaMalloc (info)");
+}
+
+void stop_worker(void*) {
+    WorkerState& w = local();
+    if (w.work) cudaFree(w.work);
+    if (w.info) cudaFree(w.info);
+    if (w.solver) cusolverDnDestroy(w.solver);
+    w = WorkerState{};
+}
+
+}  // namespace
+
+void start_workers() {
+    starpu_cublas_init();
+    starpu_execute_on_each_worker(start_worker, nullptr, STARPU_CUDA);
+}
+
+void stop_workers() {
+    starpu_execute_on_each_worker(stop_worker, nullptr, STARPU_CUDA);
+    starpu_cublas_shutdown();
+}
+
+template <typename T>
+void gemm(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
+    check(gemm(starpu_cublas_get_local_handle(), p.transa, p.transb, c.rows, c.cols, k, p.alpha, data<T>(buffers[0]),
+               a.ld, data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
+          "cublas gemm");
+}
+
+template <typename T>
+void trsm(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
+    check(trsm(starpu_cublas_get_local_handle(), p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha,
+               data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld),
+          "cublas trsm");
+}
+
+template <typename T>
+void syrk(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), c = dims(buffers[1]);
+    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
+    check(syrk(starpu_cublas_get_local_handle(), p.uplo, p.transa, c.rows, k, p.alpha, data<T>(buffers[0]), a.ld,
+               p.beta, data<T>(buffers[1]), c.ld),
+          "cublas syrk");
+}
+
+template <typename T>
+void potrf(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]);
+    WorkerState& w = local();
+    int lwork = 0;
+    check(potrf_work(w.solver, p.uplo, a.rows, data<T>(buffers[0]), a.ld, &lwork), "cusolver potrf_bufferSize");
+    T* work = static_cast<T*>(workspace(w, sizeof(T) * size_t(std::max(lwork, 1))));
+    check(potrf(w.solver, p.uplo, a.rows, data<T>(buffers[0]), a.ld, work, lwork, w.info), "cusolver potrf");
+    const int info = read_info(w);
+    if (info > 0) p.request->report_info(p.col_offset + info);
+}
+
+template <typename T>
+void getrf_nopiv(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]);
+    WorkerState& w = local();
+    int lwork = 0;
+    check(getrf_work(w.solver, a.rows, a.cols, data<T>(buffers[0]), a.ld, &lwork), "cusolver getrf_bufferSize");
+    T* work = static_cast<T*>(workspace(w, sizeof(T) * size_t(std::max(lwork, 1))));
+    check(getrf_nopiv(w.solver, a.rows, a.cols, data<T>(buffers[0]), a.ld, work, w.info), "cusolver getrf");
+    const int info = read_info(w);
+    if (info > 0) p.request->report_info(p.col_offset + info);
+}
+
+// Only gemm and syrk with k = 0 scale a tile: one cuBLAS scal per column is enough.
+template <typename T>
+void scale(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef c = dims(buffers[0]);
+    T* x = data<T>(buffers[0]);
+    const cublasHandle_t h = starpu_cublas_get_local_handle();
+    for (int j = 0; j < c.cols; ++j) {
+        const auto [first, last] = scaled_rows(p, j, c.rows);
+        if (last > first) check(scal(h, last - first, p.alpha, x + first + int64_t(j) * c.ld), "cublas scal");
+    }
+}
+
+#define GRAIN_INSTANTIATE(T)                      \
+    template void gemm<T>(void*[], void*);        \
+    template void trsm<T>(void*[], void*);        \
+    template void syrk<T>(void*[], void*);        \
+    template void potrf<T>(void*[], void*);       \
+    template void getrf_nopiv<T>(void*[], void*); \
+    template void scale<T>(void*[], void*);
+GRAIN_INSTANTIATE(float)
+GRAIN_INSTANTIATE(double)
+#undef GRAIN_INSTANTIATE
+
+}  // namespace grain::detail::cuda

@@ -1,0 +1,21 @@
+#pragma once
+// CUDA tile kernels: StarPU cuda_funcs on cuBLAS (gemm, trsm, syrk, scale) and
+// cuSOLVER (potrf, getrf without pivoting), on the worker's stream, for T = float or
+// double. Built only with GRAIN_USE_CUDA.
+#include "../codelets.hpp"
+
+namespace grain::detail::cuda {
+
+template <typename T> void gemm(void* buffers[], void* cl_arg);
+template <typename T> void trsm(void* buffers[], void* cl_arg);
+template <typename T> void syrk(void* buffers[], void* cl_arg);
+template <typename T> void potrf(void* buffers[], void* cl_arg);
+template <typename T> void getrf_nopiv(void* buffers[], void* cl_arg);
+template <typename T> void scale(void* buffers[], void* cl_arg);
+
+// After starpu_init / before starpu_shutdown: cuBLAS handles (StarPU's, one per CUDA
+// worker) and grain's cuSOLVER handle, info word and workspace per CUDA worker.
+void start_workers();
+void stop_workers();
+
+}  // namespace grain::detail::cuda

@@ -1,0 +1,142 @@
+// The CUDA kernels (built with GRAIN_USE_CUDA): each codelet run on a GPU worker
+// against the same codelet on a CPU worker on the same tiles, cuSOLVER's info folded
+// into the request, and a factorization larger than the GPU memory it may use.
+// Skipped, saying so, when no GPU is visible.
+#include <starpu.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common.hpp"
+#include "recursion/counters.hpp"
+#include "src/codelets.hpp"
+
+namespace grain::test {
+namespace {
+
+using detail::Kernel;
+using detail::TileArgs;
+
+#define GRAIN_NEED_GPU() \
+    if (visible_gpus() == 0) GTEST_SKIP() << "no CUDA device visible: GPU tests skipped"
+
+// One StarPU worker of the given type (the first).
+int worker_of(starpu_worker_archtype type) { return starpu_worker_get_by_type(type, 0); }
+
+// Runs one codelet on the given worker, on tiles registered over the arrays.
+template <typename T>
+int64_t run_on(int worker, Kernel kernel, TileArgs<T> args, std::vector<Array<T>*> tiles) {
+    detail::RequestState request;
+    args.request = &request;
+    std::vector<starpu_data_handle_t> handles(tiles.size());
+    for (size_t i = 0; i < tiles.size(); ++i)
+        starpu_matrix_data_register(&handles[i], STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tiles[i]->data()),
+                                    uint32_t(tiles[i]->ld()), uint32_t(tiles[i]->m), uint32_t(tiles[i]->n),
+                                    sizeof(T));
+    starpu_task* task = starpu_task_create();
+    task->cl = detail::codelet<T>(kernel);
+    for (size_t i = 0; i < handles.size(); ++i) task->handles[i] = handles[i];
+    task->cl_arg = &args;
+    task->cl_arg_size = sizeof args;
+    task->execute_on_a_specific_worker = 1;
+    task->workerid = unsigned(worker);
+    task->synchronous = 1;
+    EXPECT_EQ(starpu_task_submit(task), 0);
+    for (starpu_data_handle_t h : handles) starpu_data_unregister(h);
+    return request.info;
+}
+
+template <typename T>
+double max_difference(const Array<T>& a, const Array<T>& b) {
+    double d = 0;
+    for (int64_t j = 0; j < a.n; ++j)
+        for (int64_t i = 0; i < a.m; ++i) d = std::max(d, double(std::abs(a(i, j) - b(i, j))));
+    return d;
+}
+
+template <typename T>
+class CudaKernels : public ::testing::Test {};
+TYPED_TEST_SUITE(CudaKernels, Precisions);
+
+// Every kernel on square and edge (non-square) tiles gives the CPU kernel's result
+// up to rounding.
+TYPED_TEST(CudaKernels, MatchCpuKernels) {
+    using T = TypeParam;
+    GRAIN_NEED_GPU();
+    const int cpu = worker_of(STARPU_CPU_WORKER), gpu = worker_of(STARPU_CUDA_WORKER);
+    ASSERT_GE(gpu, 0);
+    const double tolerance = 200 * double(std::numeric_limits<T>::epsilon()) * 64;
+    struct Case {
+        Kernel kernel;
+        TileArgs<T> args;
+        std::vector<std::pair<int, int>> shapes;  // of each buffer
+        std::vector<Kind> kinds;
+    };
+    TileArgs<T> gemm_args;
+    gemm_args.transa = Op::NoTrans, gemm_args.transb = Op::Trans, gemm_args.alpha = T(-1), gemm_args.beta = T(1);
+    TileArgs<T> trsm_args;
+    trsm_args.side = Side::Right, trsm_args.uplo = Uplo::Lower, trsm_args.transa = Op::Trans, trsm_args.alpha = T(1);
+    TileArgs<T> syrk_args;
+    syrk_args.uplo = Uplo::Lower, syrk_args.transa = Op::NoTrans, syrk_args.alpha = T(-1), syrk_args.beta = T(1);
+    TileArgs<T> potrf_args;
+    potrf_args.uplo = Uplo::Lower;
+    TileArgs<T> scale_args;
+    scale_args.whole_tile = false, scale_args.uplo = Uplo::Upper, scale_args.alpha = T(0.5);
+    const std::vector<Case> cases = {
+        {Kernel::Gemm, gemm_args, {{64, 40}, {37, 40}, {64, 37}}, {Kind::General, Kind::General, Kind::General}},
+        {Kernel::Trsm, trsm_args, {{40, 40}, {64, 40}}, {Kind::Spd, Kind::General}},
+        {Kernel::Syrk, syrk_args, {{64, 21}, {64, 64}}, {Kind::General, Kind::General}},
+        {Kernel::Potrf, potrf_args, {{61, 61}}, {Kind::Spd}},
+        {Kernel::GetrfNopiv, TileArgs<T>{}, {{64, 45}}, {Kind::DiagonallyDominant}},
+        {Kernel::Scale, scale_args, {{45, 64}}, {Kind::General}},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(detail::kernel_name(c.kernel));
+        std::vector<Array<T>> on_cpu, on_gpu;
+        for (size_t i = 0; i < c.shapes.size(); ++i) {
+            on_cpu.push_back(random_array<T>(c.shapes[i].first, c.shapes[i].second, c.kinds[i], rng()));
+            on_gpu.push_back(on_cpu.back());
+        }
+        std::vector<Array<T>*> cpu_tiles, gpu_tiles;
+        for (size_t i = 0; i < on_cpu.size(); ++i) cpu_tiles.push_back(&on_cpu[i]), gpu_tiles.push_back(&on_gpu[i]);
+        EXPECT_EQ(run_on(cpu, c.kernel, c.args, cpu_tiles), 0);
+        EXPECT_EQ(run_on(gpu, c.kernel, c.args, gpu_tiles), 0);
+        const Array<T>& out_cpu = on_cpu.back();
+        const Array<T>& out_gpu = on_gpu.back();
+        const double scale = std::max(1.0, double(blas::lange('M', int(out_cpu.m), int(out_cpu.n), out_cpu.data(),
+                                                               int(out_cpu.ld()))));
+        if (c.kernel == Kernel::Potrf || c.kernel == Kernel::Syrk) {
+            // Only the lower triangle is defined.
+            double d = 0;
+            for (int64_t j = 0; j < out_cpu.n; ++j)
+                for (int64_t i = j; i < out_cpu.m; ++i) d = std::max(d, double(std::abs(out_cpu(i, j) - out_gpu(i, j))));
+            EXPECT_LE(d / scale, tolerance);
+        } else {
+            EXPECT_LE(max_difference(out_cpu, out_gpu) / scale, tolerance);
+        }
+    }
+}
+
+// cuSOLVER's info reaches the request as the global column, as on CPU.
+TYPED_TEST(CudaKernels, FactorizationInfo) {
+    using T = TypeParam;
+    GRAIN_NEED_GPU();
+    const int gpu = worker_of(STARPU_CUDA_WORKER);
+    Array<T> spd = random_array<T>(48, 48, Kind::Spd, rng());
+    spd(20, 20) = T(-1);  // the leading minor of order 21 is not positive definite
+    TileArgs<T> potrf_args;
+    potrf_args.uplo = Uplo::Lower;
+    potrf_args.col_offset = 100;
+    EXPECT_EQ(run_on(gpu, Kernel::Potrf, potrf_args, {&spd}), 121);
+
+    Array<T> general(48, 48);  // the identity with an exact zero pivot in column 31
+    for (int i = 0; i < 48; ++i) general(i, i) = T(1);
+    general(30, 30) = T(0);
+    TileArgs<T> getrf_args;
+    getrf_args.col_offset = 7;
+    EXPECT_EQ(run_on(gpu, Kernel::GetrfNopiv, getrf_args, {&general}), 38);
+}
+
+}  // namespace
+}  // namespace grain::test
