@@ -19,6 +19,9 @@
 #include <vector>
 
 #include "checks.hpp"
+#ifdef GRAIN_USE_CUDA
+#include "vendor_gpu.hpp"
+#endif
 
 namespace {
 
@@ -41,6 +44,7 @@ struct Options {
     bool human = false;
     int threads = -1;
     int gpus = -1;
+    int gpu_memory = -1;  // MiB
     std::string sched;
     std::vector<int> scales;  // --scales: replaces -b
     std::string split;
@@ -71,10 +75,13 @@ const char* usage_text =
     "  -v                   also print the LP's final split ratios per (operation, level)\n"
     "      --niter N        runs of each case                [1]\n"
     "      --check          check each result by its residual\n"
-    "      --vendor         also time the threaded OpenBLAS/LAPACKE routine\n"
+    "      --vendor         also time the vendor routine: threaded OpenBLAS/LAPACKE, or on\n"
+    "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf_nopiv alone on\n"
+    "                       GPU 0 (copy to the GPU + call; nan if it does not fit)\n"
     "      --uplo L|U       triangle for potrf/potrs/posv/syrk [L]\n"
     "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
-    "  -g, --gpus N         GPUs                             [0]\n"
+    "  -g, --gpus N         GPUs                             [GRAIN_NGPU, STARPU_NCUDA, all]\n"
+    "      --gpu-mem MB     GPU memory grain may use per GPU [GRAIN_GPU_MEMORY, STARPU_LIMIT_CUDA_MEM, all]\n"
     "      --sched NAME     StarPU scheduler                 [GRAIN_SCHED, STARPU_SCHED, prio]\n"
     "      --seed N         random seed                      [42]\n"
     "  -H                   aligned human-readable columns (default: ';'-separated)\n";
@@ -178,6 +185,8 @@ Options parse(int argc, char** argv) {
             o.threads = int(parse_int(arg, value(), 1));
         } else if (arg == "-g" || arg == "--gpus") {
             o.gpus = int(parse_int(arg, value(), 0));
+        } else if (arg == "--gpu-mem") {
+            o.gpu_memory = int(parse_int(arg, value(), 1));
         } else if (arg == "--sched") {
             o.sched = value();
         } else if (arg == "--seed") {
@@ -250,6 +259,9 @@ struct Run {
     Random& rng;
     grain::Runtime& runtime;
     int threads;
+
+    // Whether --vendor times the GPU baseline (cuBLAS / cuSOLVER) of this run.
+    bool gpu_vendor() const { return options.vendor && runtime.ngpu() > 0; }
 };
 
 // Times f, grain's part of a run, and keeps its task counts.
@@ -292,6 +304,11 @@ Result run_gemm(const Run& r) {
                        B.ld(), beta, ref.data(), ref.ld());
         });
         res.vendor_time = t;
+#ifdef GRAIN_USE_CUDA
+        if (r.gpu_vendor())
+            res.vendor_time = gpu::gemm(c.m, c.n, c.k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C0.data(),
+                                        C0.ld(), r.runtime.gpu_memory());
+#endif
         res.residual = gemm_residual(double(norm('M', minus(C, ref))), alpha, norm('M', A), norm('M', B), beta,
                                      norm('M', C0), c.k);
     }
@@ -387,6 +404,11 @@ Result run_cholesky(const Run& r, const std::string& op) {
         if (solve) tB.to_lapack(X.data(), X.ld());
     }
     const BlasThreads blas_threads(r.threads);
+#ifdef GRAIN_USE_CUDA
+    if (op == "potrf" && r.gpu_vendor()) {
+        res.vendor_time = gpu::potrf(uplo, c.n, A.data(), A.ld(), r.runtime.gpu_memory());
+    } else
+#endif
     if (r.options.vendor) {
         Array<T> vA = A, vB = B;
         if (op == "potrs") blas::potrf(uplo, int(c.n), vA.data(), vA.ld());
@@ -422,6 +444,11 @@ Result run_lu(const Run& r, const std::string& op) {
         if (solve) tB.to_lapack(X.data(), X.ld());
     }
     const BlasThreads blas_threads(r.threads);
+#ifdef GRAIN_USE_CUDA
+    if (!solve && r.gpu_vendor()) {
+        res.vendor_time = gpu::getrf_nopiv(m, c.n, A.data(), A.ld(), r.runtime.gpu_memory());
+    } else
+#endif
     if (r.options.vendor) {  // LAPACK's LU pivots: the nearest vendor routine
         Array<T> vA = A, vB = B;
         std::vector<lapack_int> ipiv(size_t(std::min(m, c.n)) + 1);
@@ -594,6 +621,7 @@ int main(int argc, char** argv) {
         grain::RuntimeOptions runtime_options;
         runtime_options.ncpu = options.threads;
         runtime_options.ngpu = options.gpus;
+        runtime_options.gpu_memory = options.gpu_memory;
         runtime_options.sched = options.sched;
         runtime_options.split = options.split;
         runtime_options.window = options.window;

@@ -1,0 +1,174 @@
+#include "vendor_gpu.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace grain::testing::gpu {
+
+namespace {
+
+constexpr double not_run = std::numeric_limits<double>::quiet_NaN();
+
+void check(cudaError_t s, const char* what) {
+    if (s != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(s));
+}
+void check(cublasStatus_t s, const char* what) {
+    if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(int(s)));
+}
+void check(cusolverStatus_t s, const char* what) {
+    if (s != CUSOLVER_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(int(s)));
+}
+
+template <typename T>
+constexpr cudaDataType data_type() { return sizeof(T) == sizeof(double) ? CUDA_R_64F : CUDA_R_32F; }
+
+// Device buffers of one baseline run, freed together; the run is skipped (NaN) when
+// they would exceed the limit or the GPU's free memory.
+class DeviceMemory {
+public:
+    DeviceMemory(int64_t memory_mib) : limit_(memory_mib > 0 ? size_t(memory_mib) << 20 : 0) {
+        size_t total = 0;
+        check(cudaSetDevice(0), "cudaSetDevice");
+        check(cudaMemGetInfo(&free_, &total), "cudaMemGetInfo");
+    }
+    ~DeviceMemory() {
+        for (void* p : buffers_) cudaFree(p);
+    }
+    bool fits(size_t bytes) const { return (limit_ == 0 || bytes <= limit_) && bytes <= free_; }
+    void* get(size_t bytes) {
+        void* p = nullptr;
+        check(cudaMalloc(&p, std::max<size_t>(bytes, 1)), "cudaMalloc");
+        buffers_.push_back(p);
+        return p;
+    }
+
+private:
+    size_t limit_;
+    size_t free_ = 0;
+    std::vector<void*> buffers_;
+};
+
+// Copies an m x n column-major host array into a packed device array (ld = m).
+template <typename T>
+void upload(T* device, const T* host, int64_t m, int64_t n, int64_t ld) {
+    check(cudaMemcpy2D(device, size_t(m) * sizeof(T), host, size_t(ld) * sizeof(T), size_t(m) * sizeof(T), size_t(n),
+                       cudaMemcpyHostToDevice),
+          "cudaMemcpy2D");
+}
+
+template <typename F>
+double timed(F&& f) {
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct Solver {
+    cusolverDnHandle_t handle = nullptr;
+    cusolverDnParams_t params = nullptr;
+    Solver() {
+        check(cusolverDnCreate(&handle), "cusolverDnCreate");
+        check(cusolverDnCreateParams(&params), "cusolverDnCreateParams");
+    }
+    ~Solver() {
+        cusolverDnDestroyParams(params);
+        cusolverDnDestroy(handle);
+    }
+};
+
+// potrf and getrf_nopiv: upload, ask for workspaces, factor.
+template <typename T, typename Size, typename Factor>
+double factorization(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memory_mib, Size size, Factor factor) {
+    DeviceMemory memory(memory_mib);
+    const size_t bytes = size_t(m) * size_t(n) * sizeof(T);
+    if (!memory.fits(bytes)) return not_run;
+    Solver solver;
+    T* d = static_cast<T*>(memory.get(bytes));
+    size_t device_work = 0, host_work = 0;
+    check(size(solver, d, &device_work, &host_work), "cusolver bufferSize");
+    if (!memory.fits(bytes + device_work)) return not_run;
+    void* work = memory.get(device_work);
+    std::vector<char> host(host_work);
+    int* info = static_cast<int*>(memory.get(sizeof(int)));
+    return timed([&] {
+        upload(d, a, m, n, lda);
+        check(factor(solver, d, work, device_work, host.data(), host_work, info), "cusolver factorization");
+    });
+}
+
+}  // namespace
+
+template <typename T>
+double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+            const T* c, int64_t ldc, int64_t memory_mib) {
+    DeviceMemory memory(memory_mib);
+    const size_t bytes = (size_t(m) * size_t(k) + size_t(k) * size_t(n) + size_t(m) * size_t(n)) * sizeof(T);
+    if (!memory.fits(bytes)) return not_run;
+    T* da = static_cast<T*>(memory.get(size_t(m) * size_t(k) * sizeof(T)));
+    T* db = static_cast<T*>(memory.get(size_t(k) * size_t(n) * sizeof(T)));
+    T* dc = static_cast<T*>(memory.get(size_t(m) * size_t(n) * sizeof(T)));
+    cublasHandle_t handle = nullptr;
+    check(cublasCreate(&handle), "cublasCreate");
+    std::unique_ptr<cublasContext, decltype(&cublasDestroy)> owner(handle, cublasDestroy);
+    return timed([&] {
+        upload(da, a, m, k, lda);
+        upload(db, b, k, n, ldb);
+        upload(dc, c, m, n, ldc);
+        if constexpr (sizeof(T) == sizeof(double))
+            check(cublasDgemm_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, da, m, db, k, &beta, dc, m), "cublasDgemm");
+        else
+            check(cublasSgemm_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, da, m, db, k, &beta, dc, m), "cublasSgemm");
+    });
+}
+
+template <typename T>
+double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, int64_t memory_mib) {
+    const cublasFillMode_t fill = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    return factorization<T>(
+        n, n, a, lda, memory_mib,
+        [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
+            return cusolverDnXpotrf_bufferSize(s.handle, s.params, fill, n, data_type<T>(), d, n, data_type<T>(),
+                                               device_work, host_work);
+        },
+        [&](Solver& s, T* d, void* work, size_t device_work, void* host, size_t host_work, int* info) {
+            return cusolverDnXpotrf(s.handle, s.params, fill, n, data_type<T>(), d, n, data_type<T>(), work,
+                                    device_work, host, host_work, info);
+        });
+}
+
+template <typename T>
+double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memory_mib) {
+    return factorization<T>(
+        m, n, a, lda, memory_mib,
+        [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
+            return cusolverDnXgetrf_bufferSize(s.handle, s.params, m, n, data_type<T>(), d, m, data_type<T>(),
+                                               device_work, host_work);
+        },
+        [&](Solver& s, T* d, void* work, size_t device_work, void* host, size_t host_work, int* info) {
+            // A null pivot array: no pivoting, as grain's getrf_nopiv.
+            return cusolverDnXgetrf(s.handle, s.params, m, n, data_type<T>(), d, m, nullptr, data_type<T>(), work,
+                                    device_work, host, host_work, info);
+        });
+}
+
+#define GRAIN_INSTANTIATE(T)                                                                                    \
+    template double gemm<T>(int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, const T*, \
+                            int64_t, int64_t);                                                                  \
+    template double potrf<T>(Uplo, int64_t, const T*, int64_t, int64_t);                                        \
+    template double getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, int64_t);
+GRAIN_INSTANTIATE(float)
+GRAIN_INSTANTIATE(double)
+#undef GRAIN_INSTANTIATE
+
+}  // namespace grain::testing::gpu

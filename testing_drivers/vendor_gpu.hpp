@@ -1,0 +1,22 @@
+#pragma once
+// The GPU vendor baselines of grain_testing --vendor on GPU runs: cuBLAS gemm and
+// cuSOLVER potrf / getrf without pivoting, alone on GPU 0, in the driver's process.
+// Each time covers copying the operands to the GPU and the call (grain's time covers
+// loading its tiles too, and neither writes the result back). NaN when the operands do
+// not fit in `memory_mib` (when > 0) or in the GPU's free memory: cuSOLVER cannot run
+// what does not fit, where grain can.
+#include <cstdint>
+
+#include "grain/types.hpp"
+
+namespace grain::testing::gpu {
+
+template <typename T>
+double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+            const T* c, int64_t ldc, int64_t memory_mib);
+template <typename T>
+double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, int64_t memory_mib);
+template <typename T>
+double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memory_mib);
+
+}  // namespace grain::testing::gpu
