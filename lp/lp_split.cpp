@@ -19,9 +19,19 @@ constexpr int kinds = int(Kernel::Count);
 // LP's minimal work per processing-unit type (MinN). Measured on 2 cores (dpotrf
 // n=4096 and 8192, ladder 2048..256): 2 starves the cores, 8 is the best of 2, 4, 8, 16.
 constexpr double tasks_per_worker = 8;
-// Flop rate of one CPU core for kernels without history yet (only ratios between
-// durations matter to the LP, so a rough figure does).
-constexpr double estimated_core_flops = 30e9;
+// GPUs need fewer tasks each: two keep one running while the next one's data loads.
+constexpr double tasks_per_gpu = 2;
+
+// The processing-unit types of the LP: CPU cores, and GPUs where there are any. Flop
+// rates are for kernels without history yet (only ratios between durations matter to
+// the LP, so rough figures do).
+struct Unit {
+    starpu_worker_archtype type;
+    double estimated_flops;  // of one worker
+    double min_tasks;        // MinN
+};
+constexpr Unit cpu_unit{STARPU_CPU_WORKER, 30e9, tasks_per_worker};
+constexpr Unit cuda_unit{STARPU_CUDA_WORKER, 5e12, tasks_per_gpu};
 
 class LpSplit final : public SplitPolicy {
 public:
@@ -62,8 +72,11 @@ private:
         known_.assign(tl, true);
         decided_.assign(tl, 0);
         split_.assign(tl, 0);
+        units_ = {cpu_unit};
+        if (starpu_cuda_worker_get_count() > 0) units_.push_back(cuda_unit);
+        const int units = int(units_.size());
         inputs_ = lp::Inputs{};
-        inputs_.shape = {kinds, levels_, 1};
+        inputs_.shape = {kinds, levels_, units};
         inputs_.children.assign(size_t(kinds * kinds * levels_), 0);
         for (int l = 1; l < levels_; ++l)
             for (int p = 0; p < kinds; ++p) {
@@ -71,42 +84,43 @@ private:
                 for (int t = 0; t < kinds; ++t)
                     inputs_.children[size_t((t * kinds + p) * levels_ + l)] = double(created[size_t(t)]);
             }
-        inputs_.duration.assign(tl, std::nan(""));
-        calibrated_.assign(tl, false);
+        inputs_.duration.assign(tl * size_t(units), std::nan(""));
+        calibrated_.assign(tl * size_t(units), false);
         inputs_.pending.assign(tl, 0);
-        const double workers = double(starpu_cpu_worker_get_count());
-        inputs_.workers = {workers};
-        inputs_.available = {1};
-        inputs_.min_tasks = {tasks_per_worker};
+        for (const Unit& u : units_) {
+            inputs_.workers.push_back(double(starpu_worker_get_count_by_type(u.type)));
+            inputs_.available.push_back(1);
+            inputs_.min_tasks.push_back(u.min_tasks);
+        }
         stats_.levels = levels_;
         stats_.ratios = targets_;
     }
 
-    // Durations per (type, level) on a CPU core: the history model's where it has one,
-    // else scaled by flops from a calibrated level of the same type, else a flop rate.
+    // Durations per (type, level, unit type) on one worker of the type: the history
+    // model's where it has one, else scaled by flops from a calibrated level of the
+    // same type and unit, else the unit's flop rate.
     void update_durations() {
-        const int worker = starpu_worker_get_by_type(STARPU_CPU_WORKER, 0);
-        std::vector<double> measured(size_t(kinds * levels_));
-        for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) {
-                double& d = measured[size_t(t * levels_ + l)];
-                d = std::isnan(inputs_.duration[size_t(t * levels_ + l)]) || !calibrated_[size_t(t * levels_ + l)]
-                        ? history_duration(Kernel(t), double_precision_, scales_[size_t(l)], worker)
-                        : inputs_.duration[size_t(t * levels_ + l)];
-            }
-        calibrated_.assign(measured.size(), false);
-        for (int t = 0; t < kinds; ++t) {
-            double seconds_per_flop = 1 / estimated_core_flops;
-            for (int l = 0; l < levels_; ++l) {
-                const double d = measured[size_t(t * levels_ + l)];
-                if (!std::isnan(d)) seconds_per_flop = d / kernel_flops(Kernel(t), scales_[size_t(l)]);
-            }
-            for (int l = 0; l < levels_; ++l) {
-                const size_t k = size_t(t * levels_ + l);
-                calibrated_[k] = !std::isnan(measured[k]);
-                if (!calibrated_[k]) ++stats_.uncalibrated;
-                inputs_.duration[k] =
-                    calibrated_[k] ? measured[k] : seconds_per_flop * kernel_flops(Kernel(t), scales_[size_t(l)]);
+        const size_t units = units_.size();
+        for (size_t u = 0; u < units; ++u) {
+            const int worker = starpu_worker_get_by_type(units_[u].type, 0);
+            for (int t = 0; t < kinds; ++t) {
+                auto at = [&](int l) { return size_t(t * levels_ + l) * units + u; };
+                std::vector<double> measured(static_cast<size_t>(levels_));
+                for (int l = 0; l < levels_; ++l)
+                    measured[size_t(l)] = calibrated_[at(l)]
+                                              ? inputs_.duration[at(l)]
+                                              : history_duration(Kernel(t), double_precision_, scales_[size_t(l)], worker);
+                double seconds_per_flop = 1 / units_[u].estimated_flops;
+                for (int l = 0; l < levels_; ++l)
+                    if (!std::isnan(measured[size_t(l)]))
+                        seconds_per_flop = measured[size_t(l)] / kernel_flops(Kernel(t), scales_[size_t(l)]);
+                for (int l = 0; l < levels_; ++l) {
+                    calibrated_[at(l)] = !std::isnan(measured[size_t(l)]);
+                    if (!calibrated_[at(l)]) ++stats_.uncalibrated;
+                    inputs_.duration[at(l)] = calibrated_[at(l)]
+                                                  ? measured[size_t(l)]
+                                                  : seconds_per_flop * kernel_flops(Kernel(t), scales_[size_t(l)]);
+                }
             }
         }
     }
@@ -145,7 +159,7 @@ private:
                 const TaskCounters& c = counters.at(Kernel(t), l);
                 waiting += c.ready - c.started;
             }
-        return double(waiting) < tasks_per_worker * inputs_.workers[0];
+        return double(waiting) < cpu_unit.min_tasks * inputs_.workers[0];
     }
 
     int period_;
@@ -155,7 +169,8 @@ private:
     bool double_precision_ = true;
     lp::GranularityLp lp_;
     lp::Inputs inputs_;
-    std::vector<bool> calibrated_;
+    std::vector<Unit> units_;      // CPU, then CUDA where there are GPUs
+    std::vector<bool> calibrated_;  // per duration
     std::vector<double> targets_;
     std::vector<bool> known_;  // whether the last solve gave (type, level) any task
     std::vector<int64_t> decided_, split_;  // per (type, level), since the last solve
