@@ -6,7 +6,24 @@
 
 namespace grain::detail {
 
-Recursion::Recursion(const std::string& split, int window, int lp_period) : window_(window), lp_period_(lp_period) {
+namespace {
+
+bool only_on_gpu(starpu_data_handle_t handle) {
+    int allocated = 0, valid = 0, requested = 0;
+    starpu_data_query_status(handle, STARPU_MAIN_RAM, &allocated, &valid, &requested);
+    if (valid) return false;
+    for (unsigned node = 0; node < starpu_memory_nodes_get_count(); ++node) {
+        if (starpu_node_get_kind(node) != STARPU_CUDA_RAM) continue;
+        starpu_data_query_status(handle, int(node), &allocated, &valid, &requested);
+        if (valid) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Recursion::Recursion(const std::string& split, int window, int lp_period)
+    : window_(window), lp_period_(lp_period) {
     set_split(split, "split");
 }
 
@@ -17,19 +34,26 @@ void Recursion::set_split(const std::string& spec, const std::string& argument) 
 
 Statistics Recursion::statistics() const {
     Statistics s = counters_.snapshot(max_levels);
+    s.kept_whole_on_gpu = kept_on_gpu_;
     policy_->report(s);
     return s;
 }
 
 void Recursion::reset_statistics() {
     counters_.reset();
+    kept_on_gpu_ = 0;
     policy_->reset();
 }
 
 bool Recursion::decide(const TaskSite& site) {
     TaskCounters& counts = counters_.at(site.op, site.level);
     ++counts.submitted;
-    if (site.level + 1 >= site.levels || !policy_->split(site, counters_)) return false;
+    if (site.level + 1 >= site.levels) return false;
+    if (starpu_cuda_worker_get_count() > 0 && only_on_gpu(site.output)) {
+        ++kept_on_gpu_;
+        return false;
+    }
+    if (!policy_->split(site, counters_)) return false;
     ++counts.split;
     return true;
 }

@@ -1,6 +1,8 @@
 #pragma once
 // The recursion layer's state for one Runtime: the split policy, the live counters
 // and the submission window.
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -22,7 +24,9 @@ public:
     Statistics statistics() const;
     void reset_statistics();
 
-    // Counts the task and asks the policy whether to split it.
+    // Counts the task and asks the policy whether to split it. A task whose output
+    // tile is valid only on a GPU stays whole: StarPU 1.3 partitions a tile on its home
+    // node (RAM), so splitting it would move it to the host and back.
     bool decide(const TaskSite& site);
     // Blocks while `window` kernels are submitted and not finished (until half of them
     // are), so that decisions taken at submission see the state the machine is in.
@@ -34,6 +38,7 @@ private:
     int window_;
     int lp_period_;
     Counters counters_;
+    std::atomic<int64_t> kept_on_gpu_{0};
 };
 
 // The recursion layer of the Runtime alive; throws grain::runtime_error if none is.

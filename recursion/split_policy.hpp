@@ -6,13 +6,15 @@
 #include <string>
 #include <vector>
 
+#include <starpu.h>
+
 #include "counters.hpp"
 
 namespace grain::detail {
 
 // The task being submitted: its operation, its level (0 = largest tiles) out of
 // `levels`, its output tile's coordinates in the grid of its level, the ladder of
-// tile scales, and its precision.
+// tile scales, its precision, and its output tile's handle.
 struct TaskSite {
     Kernel op;
     int level;
@@ -20,6 +22,7 @@ struct TaskSite {
     int i, j;
     const std::vector<int>* scales;
     bool double_precision;
+    starpu_data_handle_t output;
 };
 
 class SplitPolicy {

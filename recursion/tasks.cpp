@@ -16,7 +16,8 @@ bool split(const Context& ctx, Kernel op, const Tile<T>& out) {
     if (ctx.counting) return false;
     const TileStorage<T>& grid = *out.grid;
     return ctx.recursion->decide(
-        {op, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(), sizeof(T) == sizeof(double)});
+        {op, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(), sizeof(T) == sizeof(double),
+         out.handle()});
 }
 
 // The task is not split: insert its kernel (or count it, in counting mode).

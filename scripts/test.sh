@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds, runs ctest; then again
-# under AddressSanitizer + UndefinedBehaviorSanitizer; then installs grain into a
+# under AddressSanitizer + UndefinedBehaviorSanitizer; then the CUDA variant (StarPU
+# from scripts/build-starpu.sh --cuda), and the SimGrid StarPU build; then installs grain into a
 # temporary prefix and builds and runs the example application against it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +14,18 @@ bash "$root/scripts/build.sh" "$root/build"
 echo "== build and test under ASan + UBSan"
 bash "$root/scripts/build.sh" "$root/build-sanitize" -DGRAIN_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 (cd "$root/build-sanitize" && ctest --output-on-failure -j "$(nproc)")
+
+echo "== CUDA variant: StarPU built with CUDA (cached), grain's CUDA kernels and tests"
+# Compiled and linked on every CI run so that CUDA code cannot rot; the GPU tests run
+# where a GPU is visible and are reported as skipped elsewhere.
+cuda_home=${CUDA_HOME:-/usr/local/cuda}
+starpu_cuda=$(bash "$root/scripts/build-starpu.sh" --cuda | tail -1)
+bash "$root/scripts/build.sh" "$root/build-cuda" -DGRAIN_USE_CUDA=ON -DCMAKE_PREFIX_PATH="$starpu_cuda" \
+  -DCUDAToolkit_ROOT="$cuda_home"
+(cd "$root/build-cuda" && ctest --output-on-failure -j "$(nproc)")
+
+echo "== SimGrid build of StarPU (for simulated multi-GPU runs; cached)"
+bash "$root/scripts/build-starpu.sh" --simgrid >/dev/null
 
 echo "== install, then build examples/app with find_package(grain) and pkg-config"
 prefix=$(mktemp -d)

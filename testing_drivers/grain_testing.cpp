@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "checks.hpp"
@@ -249,6 +251,7 @@ struct Result {
     double time = 0, flops = 0;
     grain::Statistics statistics;  // of the timed run
     double vendor_time = 0;
+    double to_gpu_bytes = 0, from_gpu_bytes = 0;  // moved during grain's run (GPU runs)
     double residual = 0;
     int info = 0;
 };
@@ -264,12 +267,28 @@ struct Run {
     bool gpu_vendor() const { return options.vendor && runtime.ngpu() > 0; }
 };
 
-// Times f, grain's part of a run, and keeps its task counts.
+// Bytes moved between host memory and GPUs since the last call (StarPU's bus
+// profiling counters, which reading resets; the driver turns profiling on for GPU runs).
+std::pair<double, double> bus_bytes() {
+    double to_gpu = 0, from_gpu = 0;
+    for (int bus = 0; bus < starpu_bus_get_count(); ++bus) {
+        starpu_profiling_bus_info info;
+        if (starpu_bus_get_profiling_info(bus, &info) != 0) continue;
+        const int src = starpu_bus_get_src(bus), dst = starpu_bus_get_dst(bus);
+        if (starpu_node_get_kind(unsigned(dst)) == STARPU_CUDA_RAM) to_gpu += double(info.transferred_bytes);
+        if (starpu_node_get_kind(unsigned(src)) == STARPU_CUDA_RAM) from_gpu += double(info.transferred_bytes);
+    }
+    return {to_gpu, from_gpu};
+}
+
+// Times f, grain's part of a run, and keeps its task counts (and transfers).
 template <typename F>
 double timed_grain(const Run& r, Result& res, F&& f) {
     r.runtime.reset_statistics();
+    if (r.runtime.ngpu() > 0) bus_bytes();
     const double t = timed(f);
     res.statistics = r.runtime.statistics();
+    if (r.runtime.ngpu() > 0) std::tie(res.to_gpu_bytes, res.from_gpu_bytes) = bus_bytes();
     return t;
 }
 
@@ -627,6 +646,7 @@ int main(int argc, char** argv) {
         runtime_options.window = options.window;
         runtime_options.lp_period = options.lp_period;
         grain::Runtime runtime(runtime_options);
+        if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
         if (!options.scales.empty()) grain::Matrix<double>(0, 0, options.scales);  // checks the ladder
         const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
 
@@ -690,6 +710,10 @@ int main(int argc, char** argv) {
                 cells.push_back(std::to_string(res.info));
                 table.row(cells);
                 if (options.verbose && lp.levels > 0) print_ratios(res.statistics);
+                if (options.verbose && runtime.ngpu() > 0)
+                    std::printf("# gpu transfers: %.1f MB to GPUs, %.1f MB from GPUs; %lld tasks left whole on a GPU\n",
+                                res.to_gpu_bytes * 1e-6, res.from_gpu_bytes * 1e-6,
+                                static_cast<long long>(res.statistics.kept_whole_on_gpu));
             }
         }
     } catch (const grain::invalid_argument& e) {

@@ -36,6 +36,9 @@ struct Statistics {
     std::vector<std::string> operations;        // e.g. "gemm", "potrf"
     std::vector<std::vector<TaskCounts>> counts;  // [operation][level]
     LpStatistics lp;                            // empty unless the split policy is "lp"
+    // Tasks left whole because their output tile was valid only on a GPU when they
+    // were submitted (a split would have moved it through host memory).
+    int64_t kept_whole_on_gpu = 0;
 
     int levels() const { return counts.empty() ? 0 : int(counts[0].size()); }
     // One operation (by name) at one level; all operations with an empty name.
