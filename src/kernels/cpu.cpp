@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "blas.hpp"
-#include "tile_buffers.hpp"
+#include "tile_kernels.hpp"
 
 namespace grain::detail::cpu {
 
@@ -89,15 +89,7 @@ void scale(void* buffers[], void* cl_arg) {
     }
 }
 
-#define GRAIN_INSTANTIATE(T)                                 \
-    template void gemm<T>(void*[], void*);                   \
-    template void trsm<T>(void*[], void*);                   \
-    template void syrk<T>(void*[], void*);                   \
-    template void potrf<T>(void*[], void*);                  \
-    template void getrf_nopiv<T>(void*[], void*);            \
-    template void scale<T>(void*[], void*);
-GRAIN_INSTANTIATE(float)
-GRAIN_INSTANTIATE(double)
-#undef GRAIN_INSTANTIATE
+GRAIN_INSTANTIATE_TILE_KERNELS(float)
+GRAIN_INSTANTIATE_TILE_KERNELS(double)
 
 }  // namespace grain::detail::cpu

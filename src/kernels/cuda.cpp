@@ -1,6 +1,6 @@
 // CUDA tile kernels on cuBLAS and cuSOLVER, enqueued on the StarPU worker's stream.
 #include "cuda.hpp"
-#include "tile_buffers.hpp"
+#include "tile_kernels.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -157,30 +157,43 @@ void syrk(void* buffers[], void* cl_arg) {
           "cublas syrk");
 }
 
-template <typename T>
-void potrf(void* buffers[], void* cl_arg) {
+// A cuSOLVER factorization of the tile: its workspace size, then the call; its info
+// is folded into the request as the global column.
+template <typename T, typename Query, typename Factor>
+void factorization(void* buffers[], void* cl_arg, Query query, Factor factor) {
     const TileArgs<T>& p = args<T>(cl_arg);
     const TileRef a = dims(buffers[0]);
     WorkerState& w = local();
     int lwork = 0;
-    check(potrf_work(w.solver, p.uplo, a.rows, data<T>(buffers[0]), a.ld, &lwork), "cusolver potrf_bufferSize");
+    check(query(w.solver, p, a, data<T>(buffers[0]), &lwork), "cusolver bufferSize");
     T* work = static_cast<T*>(workspace(w, sizeof(T) * size_t(std::max(lwork, 1))));
-    check(potrf(w.solver, p.uplo, a.rows, data<T>(buffers[0]), a.ld, work, lwork, w.info), "cusolver potrf");
+    check(factor(w.solver, p, a, data<T>(buffers[0]), work, lwork, w.info), "cusolver factorization");
     const int info = read_info(w);
     if (info > 0) p.request->report_info(p.col_offset + info);
 }
 
 template <typename T>
+void potrf(void* buffers[], void* cl_arg) {
+    factorization<T>(
+        buffers, cl_arg,
+        [](cusolverDnHandle_t h, const TileArgs<T>& p, TileRef a, T* x, int* lwork) {
+            return potrf_work(h, p.uplo, a.rows, x, a.ld, lwork);
+        },
+        [](cusolverDnHandle_t h, const TileArgs<T>& p, TileRef a, T* x, T* work, int lwork, int* info) {
+            return potrf(h, p.uplo, a.rows, x, a.ld, work, lwork, info);
+        });
+}
+
+template <typename T>
 void getrf_nopiv(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]);
-    WorkerState& w = local();
-    int lwork = 0;
-    check(getrf_work(w.solver, a.rows, a.cols, data<T>(buffers[0]), a.ld, &lwork), "cusolver getrf_bufferSize");
-    T* work = static_cast<T*>(workspace(w, sizeof(T) * size_t(std::max(lwork, 1))));
-    check(getrf_nopiv(w.solver, a.rows, a.cols, data<T>(buffers[0]), a.ld, work, w.info), "cusolver getrf");
-    const int info = read_info(w);
-    if (info > 0) p.request->report_info(p.col_offset + info);
+    factorization<T>(
+        buffers, cl_arg,
+        [](cusolverDnHandle_t h, const TileArgs<T>&, TileRef a, T* x, int* lwork) {
+            return getrf_work(h, a.rows, a.cols, x, a.ld, lwork);
+        },
+        [](cusolverDnHandle_t h, const TileArgs<T>&, TileRef a, T* x, T* work, int, int* info) {
+            return getrf_nopiv(h, a.rows, a.cols, x, a.ld, work, info);
+        });
 }
 
 // Only gemm and syrk with k = 0 scale a tile: one cuBLAS scal per column is enough.
@@ -196,15 +209,7 @@ void scale(void* buffers[], void* cl_arg) {
     }
 }
 
-#define GRAIN_INSTANTIATE(T)                      \
-    template void gemm<T>(void*[], void*);        \
-    template void trsm<T>(void*[], void*);        \
-    template void syrk<T>(void*[], void*);        \
-    template void potrf<T>(void*[], void*);       \
-    template void getrf_nopiv<T>(void*[], void*); \
-    template void scale<T>(void*[], void*);
-GRAIN_INSTANTIATE(float)
-GRAIN_INSTANTIATE(double)
-#undef GRAIN_INSTANTIATE
+GRAIN_INSTANTIATE_TILE_KERNELS(float)
+GRAIN_INSTANTIATE_TILE_KERNELS(double)
 
 }  // namespace grain::detail::cuda

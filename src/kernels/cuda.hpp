@@ -2,16 +2,11 @@
 // CUDA tile kernels: StarPU cuda_funcs on cuBLAS (gemm, trsm, syrk, scale) and
 // cuSOLVER (potrf, getrf without pivoting), on the worker's stream, for T = float or
 // double. Built only with GRAIN_USE_CUDA.
-#include "../codelets.hpp"
+#include "tile_kernels.hpp"
 
 namespace grain::detail::cuda {
 
-template <typename T> void gemm(void* buffers[], void* cl_arg);
-template <typename T> void trsm(void* buffers[], void* cl_arg);
-template <typename T> void syrk(void* buffers[], void* cl_arg);
-template <typename T> void potrf(void* buffers[], void* cl_arg);
-template <typename T> void getrf_nopiv(void* buffers[], void* cl_arg);
-template <typename T> void scale(void* buffers[], void* cl_arg);
+GRAIN_DECLARE_TILE_KERNELS
 
 // After starpu_init / before starpu_shutdown: cuBLAS handles (StarPU's, one per CUDA
 // worker) and grain's cuSOLVER handle, info word and workspace per CUDA worker.
