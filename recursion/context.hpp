@@ -17,6 +17,9 @@ struct Context {
     // Counting mode: tasks are counted here per kernel (Kernel order), neither split
     // nor submitted; used to learn what one split creates.
     int64_t* counting = nullptr;
+    // The priority of the task this view's algorithm refines (0 at the top): its
+    // sub-tasks' priorities are this plus their own, weighted by level (tasks.cpp).
+    int64_t priority_base = 0;
 };
 
 }  // namespace grain::detail

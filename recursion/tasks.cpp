@@ -1,5 +1,6 @@
 #include "tasks.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "algorithms/algorithms.hpp"
@@ -20,6 +21,11 @@ bool split(const Context& ctx, Kernel op, const Tile<T>& out) {
          out.handle()});
 }
 
+template <typename T>
+int64_t global_priority(const Context& ctx, const Tile<T>& out, int priority) {
+    return composed_priority(ctx.priority_base, priority, ctx.level, int(out.grid->scales().size()));
+}
+
 // The task is not split: insert its kernel (or count it, in counting mode).
 template <typename T>
 void kernel(const Context& ctx, Kernel op, const TileArgs<T>& args, std::initializer_list<Tile<T>> tiles,
@@ -31,16 +37,24 @@ void kernel(const Context& ctx, Kernel op, const TileArgs<T>& args, std::initial
     starpu_data_handle_t handles[3];
     int n = 0;
     for (const Tile<T>& t : tiles) handles[n++] = t.handle();
-    insert_kernel(ctx, op, args, handles, n, priority);
+    insert_kernel(ctx, op, args, handles, n, int(global_priority(ctx, *tiles.begin(), priority)));
 }
 
-// The context of the algorithm run on the sub-tiles of `out`.
+// The context of the algorithm run on the sub-tiles of `out`, for a task of this priority.
 template <typename T>
-Context below(const Context& ctx, const Tile<T>& out) {
-    return {ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + out.col_offset};
+Context below(const Context& ctx, const Tile<T>& out, int priority) {
+    return {ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + out.col_offset, nullptr,
+            global_priority(ctx, out, priority)};
 }
 
 }  // namespace
+
+int64_t composed_priority(int64_t parent, int priority, int level, int levels) {
+    const int bits = 30 / levels;  // per level, within StarPU's int priorities
+    const int64_t half = int64_t(1) << (bits - 1);
+    const int64_t local = std::clamp<int64_t>(priority, 1 - half, half - 1);
+    return parent + local * (int64_t(1) << (bits * (levels - 1 - level)));
+}
 
 std::array<int64_t, size_t(Kernel::Count)> split_children(Kernel parent, int nb, int child_nb) {
     std::array<int64_t, size_t(Kernel::Count)> counts{};
@@ -67,7 +81,7 @@ template <typename T>
 void gemm(const Context& ctx, Op transa, Op transb, T alpha, Tile<T> A, Tile<T> B, T beta, Tile<T> C,
           int priority) {
     if (split(ctx, Kernel::Gemm, C))
-        return algorithms::gemm(below(ctx, C), transa, transb, alpha, A.children(), B.children(), beta,
+        return algorithms::gemm(below(ctx, C, priority), transa, transb, alpha, A.children(), B.children(), beta,
                                 C.children());
     TileArgs<T> args;
     args.transa = transa, args.transb = transb, args.alpha = alpha, args.beta = beta;
@@ -84,7 +98,7 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
         // solve uses its leading square part, as the kernel does.
         const int order = side == Side::Left ? b.mt() : b.nt();
         if (a.mt() != order || a.nt() != order) a = a.sub(0, order - 1, 0, order - 1);
-        return algorithms::trsm(below(ctx, B), side, uplo, trans, diag, alpha, a, b);
+        return algorithms::trsm(below(ctx, B, priority), side, uplo, trans, diag, alpha, a, b);
     }
     TileArgs<T> args;
     args.side = side, args.uplo = uplo, args.transa = trans, args.diag = diag, args.alpha = alpha;
@@ -94,7 +108,7 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
 template <typename T>
 void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority) {
     if (split(ctx, Kernel::Syrk, C))
-        return algorithms::syrk(below(ctx, C), uplo, trans, alpha, A.children(), beta, C.children());
+        return algorithms::syrk(below(ctx, C, priority), uplo, trans, alpha, A.children(), beta, C.children());
     TileArgs<T> args;
     args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
     kernel(ctx, Kernel::Syrk, args, {A, C}, priority);
@@ -102,7 +116,7 @@ void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, T
 
 template <typename T>
 void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
-    if (split(ctx, Kernel::Potrf, A)) return algorithms::potrf(below(ctx, A), uplo, A.children());
+    if (split(ctx, Kernel::Potrf, A)) return algorithms::potrf(below(ctx, A, priority), uplo, A.children());
     TileArgs<T> args;
     args.uplo = uplo, args.col_offset = ctx.col_offset + A.col_offset;
     kernel(ctx, Kernel::Potrf, args, {A}, priority);
@@ -110,7 +124,7 @@ void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
 
 template <typename T>
 void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
-    if (split(ctx, Kernel::GetrfNopiv, A)) return algorithms::getrf_nopiv(below(ctx, A), A.children());
+    if (split(ctx, Kernel::GetrfNopiv, A)) return algorithms::getrf_nopiv(below(ctx, A, priority), A.children());
     TileArgs<T> args;
     args.col_offset = ctx.col_offset + A.col_offset;
     kernel(ctx, Kernel::GetrfNopiv, args, {A}, priority);
@@ -118,7 +132,7 @@ void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
 
 template <typename T>
 void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority) {
-    if (split(ctx, Kernel::Scale, C)) return algorithms::scale(below(ctx, C), whole_tile, uplo, alpha, C.children());
+    if (split(ctx, Kernel::Scale, C)) return algorithms::scale(below(ctx, C, priority), whole_tile, uplo, alpha, C.children());
     TileArgs<T> args;
     args.whole_tile = whole_tile, args.uplo = uplo, args.alpha = alpha;
     kernel(ctx, Kernel::Scale, args, {C}, priority);

@@ -33,6 +33,14 @@ Tile<T> tile(const Matrix<T>& A, int i, int j) {
     return {&A.storage(), A.first_tile_row() + i, A.first_tile_col() + j, int64_t(j) * A.nb()};
 }
 
+// The StarPU priority of a task at `level` of a ladder of `levels` scales whose own
+// priority in its loop nest is `priority`, below a parent task of composed priority
+// `parent` (0 at the top). Priorities compose down the recursion so that the sub-tasks
+// of an urgent task come before those of a less urgent one: each level's priority gets
+// its own range of bits (clamped to it), the top level's weighing most; with one level
+// it is the loop nest's priority.
+int64_t composed_priority(int64_t parent, int priority, int level, int levels);
+
 // How many tasks of each kind (Kernel order) one split of a `parent` task creates
 // when its nb x nb tiles are cut into child_nb sub-tiles: the algorithm itself, run in
 // counting mode on one tile's worth of sub-tiles.

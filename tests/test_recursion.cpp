@@ -125,6 +125,31 @@ TEST(Recursion, SplitChildrenAreCountedFromTheAlgorithms) {
 }
 
 // The lp policy solves once per period of decisions and reports each solve.
+// Sub-task priorities order first by their parents' priorities, then by their own.
+TEST(Recursion, PrioritiesComposeDownTheLadder) {
+    using detail::composed_priority;
+    EXPECT_EQ(composed_priority(0, 7, 0, 1), 7);  // one level: the loop nest's priority
+    EXPECT_EQ(composed_priority(0, -3, 0, 1), -3);
+    const int levels = 3;
+    const int64_t urgent = composed_priority(0, 6, 0, levels), later = composed_priority(0, 5, 0, levels);
+    EXPECT_GT(urgent, later);
+    // Whatever their own priorities, the sub-tasks of the urgent task come first...
+    const int64_t urgent_child = composed_priority(urgent, -40, 1, levels);
+    const int64_t later_child = composed_priority(later, 40, 1, levels);
+    EXPECT_GT(urgent_child, later_child);
+    // ... and so do their own sub-tasks, one level further down.
+    EXPECT_GT(composed_priority(urgent_child, -40, 2, levels), composed_priority(later_child, 40, 2, levels));
+    // Among siblings, their own priorities decide; an unsplit task sits with its siblings' sub-tasks.
+    EXPECT_GT(composed_priority(urgent, 2, 1, levels), composed_priority(urgent, 1, 1, levels));
+    EXPECT_GT(composed_priority(urgent, 1, 1, levels), urgent);
+    // Priorities far out of range are clamped, not wrapped into another parent's range.
+    EXPECT_GT(composed_priority(urgent, -1000000, 1, levels), later);
+    // The deepest ladder stays within StarPU's int priorities.
+    int64_t deepest = 0;
+    for (int l = 0; l < 8; ++l) deepest = composed_priority(deepest, 1 << 20, l, 8);
+    EXPECT_LT(deepest, int64_t(1) << 31);
+}
+
 TEST(Recursion, LpPolicySolvesEveryPeriod) {
     const SplitPolicy lp("lp");
     ASSERT_EQ(test_runtime().split(), "lp");
