@@ -1,0 +1,211 @@
+#include "darts.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace grain::detail::sched {
+
+Darts::Darts(int gpus, int data, DartsOptions options)
+    : users_(size_t(data)), unprocessed_users_(size_t(data), 0), gpus_(size_t(gpus)), options_(options),
+      random_(options.seed) {
+    if (gpus < 1 || data < 0) throw std::invalid_argument("grain::detail::sched::Darts: needs gpus >= 1 and data >= 0");
+    for (Gpu& g : gpus_) {
+        g.not_in_mem.assign(size_t(data), 1);  // initially, all data
+        g.free_with.assign(size_t(data), 0);
+        g.pair_with.assign(size_t(data), 0);
+        g.buffer_users.assign(size_t(data), 0);
+        g.planned_users.assign(size_t(data), 0);
+    }
+}
+
+TaskId Darts::add_task(const std::vector<DataId>& inputs) {
+    const TaskId t = TaskId(inputs_.size());
+    for (DataId d : inputs)
+        if (d < 0 || d >= data() || std::count(inputs.begin(), inputs.end(), d) > 1)
+            throw std::invalid_argument("grain::detail::sched::Darts::add_task: bad input " + std::to_string(d));
+    inputs_.push_back(inputs);
+    pool_index_.push_back(-1);
+    for (DataId d : inputs) users_[size_t(d)].push_back(t);
+    for (Gpu& g : gpus_) {
+        int missing = 0;
+        for (DataId d : inputs) missing += g.not_in_mem[size_t(d)];
+        g.missing.push_back(missing);
+    }
+    pool_add(t);
+    return t;
+}
+
+void Darts::pool_add(TaskId t) {
+    pool_index_[size_t(t)] = int64_t(pool_.size());
+    pool_.push_back(t);
+    count_task(t, +1);
+}
+
+void Darts::pool_remove(TaskId t) {
+    count_task(t, -1);
+    const int64_t i = pool_index_[size_t(t)];
+    pool_[size_t(i)] = pool_.back();
+    pool_index_[size_t(pool_.back())] = i;
+    pool_.pop_back();
+    pool_index_[size_t(t)] = -1;
+}
+
+void Darts::count_task(TaskId t, int sign) {
+    for (DataId d : inputs_[size_t(t)]) unprocessed_users_[size_t(d)] += sign;
+    for (Gpu& g : gpus_) count_task_on(g, t, sign);
+}
+
+void Darts::count_task_on(Gpu& g, TaskId t, int sign) {
+    const int missing = g.missing[size_t(t)];
+    if (missing != 1 && !(missing == 2 && options_.three_inputs)) return;
+    for (DataId d : inputs_[size_t(t)])
+        if (g.not_in_mem[size_t(d)]) (missing == 1 ? g.free_with : g.pair_with)[size_t(d)] += sign;
+}
+
+void Darts::mark_in_memory(Gpu& g, DataId d) {
+    if (!g.not_in_mem[size_t(d)]) return;
+    const std::vector<TaskId>& users = users_[size_t(d)];
+    for (TaskId t : users)
+        if (in_pool(t)) count_task_on(g, t, -1);
+    g.not_in_mem[size_t(d)] = 0;
+    for (TaskId t : users) {
+        --g.missing[size_t(t)];
+        if (in_pool(t)) count_task_on(g, t, +1);
+    }
+}
+
+void Darts::mark_not_in_memory(Gpu& g, DataId d) {
+    if (g.not_in_mem[size_t(d)]) return;
+    const std::vector<TaskId>& users = users_[size_t(d)];
+    for (TaskId t : users)
+        if (in_pool(t)) count_task_on(g, t, -1);
+    g.not_in_mem[size_t(d)] = 1;
+    for (TaskId t : users) {
+        ++g.missing[size_t(t)];
+        if (in_pool(t)) count_task_on(g, t, +1);
+    }
+}
+
+void Darts::plan(Gpu& g, TaskId t, int sign) {
+    for (DataId d : inputs_[size_t(t)]) g.planned_users[size_t(d)] += sign;
+    if (sign > 0) g.planned.push_back(t);
+}
+
+TaskId Darts::hand_out(Gpu& g, TaskId t) {
+    g.buffer.push_back(t);
+    for (DataId d : inputs_[size_t(t)]) ++g.buffer_users[size_t(d)];
+    return t;
+}
+
+template <typename Score>
+DataId Darts::best_data(const Gpu& g, Score score, bool first_positive) {
+    DataId best = no_data;
+    int best_score = 0, best_users = 0, ties = 0;
+    for (DataId d = 0; d < data(); ++d) {
+        if (!g.not_in_mem[size_t(d)]) continue;
+        const int s = score(d);
+        if (s <= 0) continue;
+        if (first_positive) return d;
+        const int users = unprocessed_users_[size_t(d)];
+        if (best == no_data || s > best_score || (s == best_score && users > best_users)) {
+            best = d, best_score = s, best_users = users, ties = 1;
+        } else if (s == best_score && users == best_users) {
+            // Reservoir sampling: each of the tied data is kept with equal probability.
+            if (std::uniform_int_distribution<int>(0, ties++)(random_) == 0) best = d;
+        }
+    }
+    return best;
+}
+
+TaskId Darts::pop(int k) {
+    Gpu& g = gpus_.at(size_t(k));
+    if (g.planned.empty()) {
+        if (pool_.empty()) return no_task;
+        ++decisions_;
+        // Lines 4-11: the data whose load frees the most tasks; plan them all.
+        const DataId best = best_data(g, [&](DataId d) { return g.free_with[size_t(d)]; }, options_.opti);
+        if (best != no_data) {
+            std::vector<TaskId> freed;
+            for (TaskId t : users_[size_t(best)])
+                if (in_pool(t) && g.missing[size_t(t)] == 1) freed.push_back(t);
+            for (TaskId t : freed) {
+                pool_remove(t);
+                plan(g, t, +1);
+            }
+            mark_in_memory(g, best);
+        } else {
+            // Lines 12-13: a task that needs several loads; with three_inputs, one of
+            // those freed by the data that completes the most tasks with one more load.
+            TaskId t = no_task;
+            if (options_.three_inputs) {
+                const DataId d = best_data(g, [&](DataId x) { return g.pair_with[size_t(x)]; }, false);
+                if (d != no_data)
+                    for (TaskId u : users_[size_t(d)])
+                        if (in_pool(u) && g.missing[size_t(u)] == 2) {
+                            t = u;
+                            break;
+                        }
+            }
+            if (t == no_task) t = pool_[std::uniform_int_distribution<size_t>(0, pool_.size() - 1)(random_)];
+            pool_remove(t);
+            for (DataId d : inputs_[size_t(t)]) mark_in_memory(g, d);
+            return hand_out(g, t);
+        }
+    }
+    const TaskId t = g.planned.front();
+    g.planned.pop_front();
+    plan(g, t, -1);
+    return hand_out(g, t);
+}
+
+void Darts::finished(int k, TaskId t) {
+    Gpu& g = gpus_.at(size_t(k));
+    const auto it = std::find(g.buffer.begin(), g.buffer.end(), t);
+    if (it == g.buffer.end()) return;
+    g.buffer.erase(it);
+    for (DataId d : inputs_[size_t(t)]) --g.buffer_users[size_t(d)];
+}
+
+DataId Darts::luf_victim(int k, const std::vector<DataId>& in_memory) const {
+    const Gpu& g = gpus_.at(size_t(k));
+    // Lines 4-5: not needed by the task buffer, and needed by the fewest planned tasks
+    // (ties: the first listed, e.g. the least recently used).
+    DataId victim = no_data;
+    for (DataId d : in_memory)
+        if (g.buffer_users[size_t(d)] == 0 &&
+            (victim == no_data || g.planned_users[size_t(d)] < g.planned_users[size_t(victim)]))
+            victim = d;
+    if (victim != no_data || in_memory.empty()) return victim;
+    // Line 7 (Belady): the data whose next use in the task buffer is the furthest.
+    size_t furthest = 0;
+    for (DataId d : in_memory) {
+        size_t next = 0;
+        while (next < g.buffer.size()) {
+            const std::vector<DataId>& in = inputs_[size_t(g.buffer[next])];
+            if (std::find(in.begin(), in.end(), d) != in.end()) break;
+            ++next;
+        }
+        if (victim == no_data || next > furthest) victim = d, furthest = next;
+    }
+    return victim;
+}
+
+void Darts::evicted(int k, DataId d) {
+    Gpu& g = gpus_.at(size_t(k));
+    if (g.not_in_mem[size_t(d)]) return;
+    std::deque<TaskId> kept;
+    for (TaskId t : g.planned) {
+        const std::vector<DataId>& in = inputs_[size_t(t)];
+        if (std::find(in.begin(), in.end(), d) == in.end()) {
+            kept.push_back(t);
+            continue;
+        }
+        plan(g, t, -1);
+        pool_add(t);
+    }
+    g.planned.swap(kept);
+    mark_not_in_memory(g, d);
+}
+
+}  // namespace grain::detail::sched

@@ -1,0 +1,103 @@
+#pragma once
+// DARTS (Data-Aware Reactive Task Scheduling) and its LUF eviction (Least Used in the
+// Future), after darts-luf-multi-gpu-scheduling, Algorithms 5 and 6, independent of
+// StarPU: tasks and data are dense integer ids, GPUs are 0..gpus-1.
+//
+// Per GPU k it keeps dataNotInMem_k (the data DARTS has not planned on k, initially all),
+// plannedTasks_k (tasks allocated to k, not yet handed out) and taskBuffer_k (tasks handed
+// out to k and not finished). All GPUs share the unprocessed tasks. Counts are kept
+// incrementally, so a request scans the data (never all the tasks):
+//   missing[k][T]   inputs of T in dataNotInMem_k
+//   free_with[k][D] unprocessed tasks whose only input in dataNotInMem_k is D: n(D)
+//   pair_with[k][D] unprocessed tasks with two inputs in dataNotInMem_k, one being D
+//                   (the 3inputs variant)
+#include <cstdint>
+#include <deque>
+#include <random>
+#include <vector>
+
+namespace grain::detail::sched {
+
+using TaskId = int32_t;
+using DataId = int32_t;
+constexpr TaskId no_task = -1;
+constexpr DataId no_data = -1;
+
+struct DartsOptions {
+    // When no data frees a task alone, pick the data that frees the most tasks with one
+    // more load (tasks with 3+ inputs), instead of a random task.
+    bool three_inputs = false;
+    // Stop at the first data that frees a task instead of looking for the best one.
+    bool opti = false;
+    uint64_t seed = 1;  // ties are broken at random, reproducibly
+};
+
+class Darts {
+public:
+    Darts(int gpus, int data, DartsOptions options = {});
+
+    // A new unprocessed task reading `inputs` (distinct data ids < data()).
+    TaskId add_task(const std::vector<DataId>& inputs);
+
+    // Algorithm 5: the next task for GPU k (it enters taskBuffer_k), or no_task when
+    // nothing is planned on k and no task is unprocessed.
+    TaskId pop(int k);
+    // Task t, handed out to GPU k, has finished: it leaves taskBuffer_k.
+    void finished(int k, TaskId t);
+
+    // Algorithm 6: the data to evict from GPU k among `in_memory` (the data on k that
+    // can be evicted), or no_data if the list is empty. Does not change the state.
+    DataId luf_victim(int k, const std::vector<DataId>& in_memory) const;
+    // Data d left GPU k: tasks planned on k that read it go back to the unprocessed
+    // tasks, and d is in dataNotInMem_k again (LUF's lines 8-9).
+    void evicted(int k, DataId d);
+
+    // Observers (tests, statistics).
+    int gpus() const { return int(gpus_.size()); }
+    int data() const { return int(users_.size()); }
+    bool planned_in_memory(int k, DataId d) const { return !gpus_[size_t(k)].not_in_mem[size_t(d)]; }
+    const std::deque<TaskId>& planned(int k) const { return gpus_[size_t(k)].planned; }
+    const std::deque<TaskId>& buffer(int k) const { return gpus_[size_t(k)].buffer; }
+    int64_t unprocessed() const { return int64_t(pool_.size()); }
+    int64_t decisions() const { return decisions_; }  // requests that planned or picked
+
+private:
+    struct Gpu {
+        std::vector<char> not_in_mem;        // per data: in dataNotInMem_k
+        std::vector<int> missing;            // per task
+        std::vector<int> free_with;          // per data: n(D)
+        std::vector<int> pair_with;          // per data (three_inputs)
+        std::vector<int> buffer_users;       // per data: tasks in taskBuffer_k reading it
+        std::vector<int> planned_users;      // per data: tasks in plannedTasks_k reading it
+        std::deque<TaskId> planned, buffer;
+    };
+
+    // The unprocessed tasks, with O(1) removal by id.
+    void pool_add(TaskId t);
+    void pool_remove(TaskId t);
+    bool in_pool(TaskId t) const { return pool_index_[size_t(t)] >= 0; }
+    // A task enters or leaves the unprocessed set: the per-GPU counts follow.
+    void count_task(TaskId t, int sign);
+    void count_task_on(Gpu& g, TaskId t, int sign);
+    // d leaves (or re-enters) dataNotInMem_k.
+    void mark_in_memory(Gpu& g, DataId d);
+    void mark_not_in_memory(Gpu& g, DataId d);
+    void plan(Gpu& g, TaskId t, int sign);  // enter / leave plannedTasks_k
+    TaskId hand_out(Gpu& g, TaskId t);      // into taskBuffer_k
+
+    // Among data with the largest score (and then the most unprocessed users), one at random.
+    template <typename Score>
+    DataId best_data(const Gpu& g, Score score, bool first_positive);
+
+    std::vector<std::vector<DataId>> inputs_;  // per task
+    std::vector<std::vector<TaskId>> users_;   // per data
+    std::vector<int> unprocessed_users_;       // per data
+    std::vector<TaskId> pool_;
+    std::vector<int64_t> pool_index_;          // per task, -1 when not unprocessed
+    std::vector<Gpu> gpus_;
+    DartsOptions options_;
+    std::mt19937_64 random_;
+    int64_t decisions_ = 0;
+};
+
+}  // namespace grain::detail::sched

@@ -1,0 +1,250 @@
+// DARTS (Algorithm 5) and LUF (Algorithm 6) on hand-made task and data sets,
+// independent of StarPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "src/sched/darts.hpp"
+
+namespace grain::detail::sched {
+namespace {
+
+// The 2D product of the paper: task (i, j) reads block-row i of A and block-column j
+// of B; data 0..n-1 are A's rows, n..2n-1 B's columns; tasks in row-major order.
+Darts product_2d(int n, int gpus, DartsOptions options = {}) {
+    Darts darts(gpus, 2 * n, options);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) darts.add_task({i, n + j});
+    return darts;
+}
+
+// What Algorithm 5 computes, by brute force: for each data D not in memory of GPU k,
+// the unprocessed tasks whose inputs are all in memory but D.
+std::vector<int> free_counts(const Darts& darts, int k, const std::vector<std::vector<DataId>>& inputs,
+                             const std::set<TaskId>& unprocessed) {
+    std::vector<int> n(size_t(darts.data()), 0);
+    for (TaskId t : unprocessed) {
+        std::vector<DataId> missing;
+        for (DataId d : inputs[size_t(t)])
+            if (!darts.planned_in_memory(k, d)) missing.push_back(d);
+        if (missing.size() == 1) ++n[size_t(missing[0])];
+    }
+    return n;
+}
+
+TEST(Darts, PicksTheDataThatFreesMostTasksAndPlansThemAll) {
+    const int n = 6;
+    Darts darts = product_2d(n, 1);
+    std::vector<std::vector<DataId>> inputs;
+    std::set<TaskId> unprocessed;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) inputs.push_back({i, n + j}), unprocessed.insert(TaskId(i * n + j));
+
+    // Every task needs two loads: the first request takes a task (at random) and both
+    // its inputs.
+    const TaskId first = darts.pop(0);
+    ASSERT_NE(first, no_task);
+    unprocessed.erase(first);
+    for (DataId d = 0; d < 2 * n; ++d)
+        EXPECT_EQ(darts.planned_in_memory(0, d), d == inputs[size_t(first)][0] || d == inputs[size_t(first)][1]);
+
+    while (!unprocessed.empty()) {
+        const std::vector<int> before = free_counts(darts, 0, inputs, unprocessed);
+        std::vector<char> was_in(size_t(2 * n));
+        for (DataId d = 0; d < 2 * n; ++d) was_in[size_t(d)] = darts.planned_in_memory(0, d);
+        const TaskId t = darts.pop(0);
+        ASSERT_NE(t, no_task);
+        // One data came in; it frees the most tasks; they are exactly what is planned
+        // (plus the task handed out).
+        std::vector<DataId> loaded;
+        for (DataId d = 0; d < 2 * n; ++d)
+            if (!was_in[size_t(d)] && darts.planned_in_memory(0, d)) loaded.push_back(d);
+        ASSERT_EQ(loaded.size(), 1u);
+        const int best = *std::max_element(before.begin(), before.end());
+        EXPECT_EQ(before[size_t(loaded[0])], best);
+        EXPECT_EQ(int(darts.planned(0).size()) + 1, best);
+        unprocessed.erase(t);
+        // The planned tasks are handed out next, without any other load.
+        while (!darts.planned(0).empty()) {
+            const TaskId next = darts.planned(0).front();
+            EXPECT_EQ(darts.pop(0), next);
+            unprocessed.erase(next);
+        }
+    }
+    EXPECT_EQ(darts.pop(0), no_task);
+    EXPECT_EQ(darts.buffer(0).size(), size_t(n * n));  // handed out, none finished
+}
+
+TEST(Darts, TiesGoToTheMostUsefulData) {
+    // Data 0 and 1 each free one task alone; data 1 is read by three unprocessed tasks.
+    Darts darts(1, 4);
+    darts.add_task({0});
+    const TaskId only1 = darts.add_task({1});
+    darts.add_task({1, 2});
+    darts.add_task({1, 3});
+    EXPECT_EQ(darts.pop(0), only1);
+    EXPECT_TRUE(darts.planned_in_memory(0, 1));
+    EXPECT_FALSE(darts.planned_in_memory(0, 0));
+    // OPTI stops at the first data that frees a task: data 0.
+    Darts opti(1, 4, {false, true, 1});
+    const TaskId first = opti.add_task({0});
+    opti.add_task({1});
+    opti.add_task({1, 2});
+    EXPECT_EQ(opti.pop(0), first);
+}
+
+TEST(Darts, ThreeInputsLoadsTheDataThatCompletesMostTasks) {
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        SCOPED_TRACE(seed);
+        Darts darts(1, 7, {true, false, seed});
+        const TaskId alone = darts.add_task({0});
+        const TaskId a = darts.add_task({0, 1, 2});
+        const TaskId b = darts.add_task({0, 1, 3});
+        darts.add_task({4, 5, 6});
+        EXPECT_EQ(darts.pop(0), alone);  // data 0 frees it alone
+        // No data frees a task alone now; data 1 completes two tasks with one more load each.
+        const TaskId second = darts.pop(0);
+        EXPECT_TRUE(second == a || second == b);
+        EXPECT_TRUE(darts.planned_in_memory(0, 1));
+        EXPECT_EQ(darts.pop(0), second == a ? b : a);  // then one load frees the other
+    }
+}
+
+TEST(Darts, LufEvictsWhatTheFutureUsesLeast) {
+    // After a few requests on a 2D product, the victim among the data in memory is one
+    // no task of the buffer reads, read by the fewest planned tasks (Algorithm 6, by
+    // brute force on what the scheduler shows).
+    const int n = 5;
+    for (uint64_t seed = 1; seed <= 10; ++seed) {
+        SCOPED_TRACE(seed);
+        Darts darts = product_2d(n, 1, {false, false, seed});
+        for (int i = 0; i < 3; ++i) darts.pop(0);
+        auto reads = [&](TaskId t, DataId d) { return t / n == d || n + t % n == d; };
+        auto users = [&](const std::deque<TaskId>& tasks, DataId d) {
+            return int(std::count_if(tasks.begin(), tasks.end(), [&](TaskId t) { return reads(t, d); }));
+        };
+        std::vector<DataId> in_memory;
+        for (DataId d = 0; d < 2 * n; ++d)
+            if (darts.planned_in_memory(0, d)) in_memory.push_back(d);
+        // The first task handed out is done: what only it read is free to go.
+        darts.finished(0, darts.buffer(0).front());
+        const DataId victim = darts.luf_victim(0, in_memory);
+        ASSERT_NE(victim, no_data);
+        const bool some_unbuffered = std::any_of(in_memory.begin(), in_memory.end(),
+                                                 [&](DataId d) { return users(darts.buffer(0), d) == 0; });
+        if (some_unbuffered) {
+            EXPECT_EQ(users(darts.buffer(0), victim), 0);
+            for (DataId d : in_memory)
+                if (users(darts.buffer(0), d) == 0) {
+                    EXPECT_LE(users(darts.planned(0), victim), users(darts.planned(0), d));
+                }
+        } else {  // Belady on the buffer
+            auto next_use = [&](DataId d) {
+                const auto& b = darts.buffer(0);
+                return std::find_if(b.begin(), b.end(), [&](TaskId t) { return reads(t, d); }) - b.begin();
+            };
+            for (DataId d : in_memory) EXPECT_GE(next_use(victim), next_use(d));
+        }
+    }
+    Darts empty(1, 1);
+    EXPECT_EQ(empty.luf_victim(0, {}), no_data);
+}
+
+TEST(Darts, LufFallsBackToFurthestUseInTheBuffer) {
+    // Three single-input tasks, handed out in a known order: the data read last goes.
+    Darts darts(1, 3);
+    darts.add_task({0});
+    darts.add_task({1});
+    darts.add_task({2});
+    std::vector<TaskId> order;
+    for (int i = 0; i < 3; ++i) order.push_back(darts.pop(0));
+    ASSERT_EQ(darts.buffer(0).size(), 3u);
+    EXPECT_EQ(darts.luf_victim(0, {0, 1, 2}), DataId(order[2]));  // task i reads data i
+    darts.finished(0, order[0]);
+    EXPECT_EQ(darts.luf_victim(0, {0, 1, 2}), DataId(order[0]));  // no longer needed at all
+}
+
+TEST(Darts, EvictionReturnsPlannedTasksToOtherGpus) {
+    // Tasks planned on GPU 0; evicting a data they read gives them back, and the two
+    // GPUs then run every task once.
+    const int n = 4;
+    Darts darts = product_2d(n, 2, {false, false, 7});
+    std::set<TaskId> handed;
+    for (int i = 0; i < 3; ++i) handed.insert(darts.pop(0));  // the third plans two tasks, hands out one
+    const size_t planned = darts.planned(0).size();
+    ASSERT_GT(planned, 0u);
+    const std::vector<TaskId> planned_tasks(darts.planned(0).begin(), darts.planned(0).end());
+    // The data all planned tasks share is the one just loaded: evict it.
+    DataId shared = no_data;
+    for (DataId d = 0; d < 2 * n; ++d) {
+        bool all = darts.planned_in_memory(0, d);
+        for (TaskId t : planned_tasks) all = all && (t / n == d || n + t % n == d);
+        if (all) shared = d;
+    }
+    ASSERT_NE(shared, no_data);
+    const int64_t unprocessed = darts.unprocessed();
+    darts.evicted(0, shared);
+    EXPECT_FALSE(darts.planned_in_memory(0, shared));
+    EXPECT_TRUE(darts.planned(0).empty());
+    EXPECT_EQ(darts.unprocessed(), unprocessed + int64_t(planned));
+    // Every task is still handed out exactly once over the two GPUs.
+    for (int k = 0;; k = 1 - k) {
+        const TaskId t = darts.pop(k);
+        if (t == no_task && darts.pop(1 - k) == no_task) break;
+        if (t != no_task) {
+            EXPECT_TRUE(handed.insert(t).second) << "task " << t << " handed out twice";
+        }
+    }
+    EXPECT_EQ(handed.size(), size_t(n * n));
+}
+
+// Two GPUs with room for a few data each, LUF choosing every eviction: every task runs
+// exactly once, and the GPUs share the work.
+TEST(Darts, EveryTaskOnceUnderMemoryPressure) {
+    const int n = 12, capacity = 6;
+    for (bool three : {false, true}) {
+        Darts darts = product_2d(n, 2, {three, false, 3});
+        std::vector<std::vector<DataId>> memory(2);  // data on each GPU, oldest first
+        std::vector<int> ran(size_t(n * n), 0), per_gpu(2, 0);
+        bool more = true;
+        while (more) {
+            more = false;
+            for (int k = 0; k < 2; ++k) {
+                const TaskId t = darts.pop(k);
+                if (t == no_task) continue;
+                more = true;
+                ++ran[size_t(t)], ++per_gpu[size_t(k)];
+                for (DataId d : {DataId(t / n), DataId(n + t % n)}) {
+                    std::vector<DataId>& m = memory[size_t(k)];
+                    if (std::find(m.begin(), m.end(), d) != m.end()) continue;
+                    while (int(m.size()) >= capacity) {  // make room, LUF's way
+                        std::vector<DataId> evictable;
+                        for (DataId x : m)
+                            if (x != DataId(t / n) && x != DataId(n + t % n)) evictable.push_back(x);
+                        const DataId v = darts.luf_victim(k, evictable);
+                        ASSERT_NE(v, no_data);
+                        m.erase(std::find(m.begin(), m.end(), v));
+                        darts.evicted(k, v);
+                    }
+                    m.push_back(d);
+                }
+                darts.finished(k, t);
+            }
+        }
+        for (int c : ran) EXPECT_EQ(c, 1);
+        EXPECT_GT(per_gpu[0], n * n / 4);
+        EXPECT_GT(per_gpu[1], n * n / 4);
+    }
+}
+
+TEST(Darts, BadInputsAreRejected) {
+    EXPECT_THROW(Darts(0, 4), std::invalid_argument);
+    Darts darts(1, 2);
+    EXPECT_THROW(darts.add_task({2}), std::invalid_argument);
+    EXPECT_THROW(darts.add_task({1, 1}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace grain::detail::sched
