@@ -4,6 +4,7 @@
 
 #include <cblas.h>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -12,6 +13,7 @@
 
 #include "grain/errors.hpp"
 #include "recursion/recursion.hpp"
+#include "sched/darts_policy.hpp"
 #include "tile_storage.hpp"
 #ifdef GRAIN_USE_CUDA
 #include "kernels/cuda.hpp"
@@ -152,7 +154,15 @@ Runtime::Runtime(const RuntimeOptions& options) {
     conf.ncpus = ncpu.value;
     conf.ncuda = has_cuda() ? ngpu.value : 0;
     conf.nopencl = 0;
-    conf.sched_policy_name = sched_.c_str();
+    if (detail::sched::is_darts_policy(sched_)) {
+        conf.sched_policy = detail::sched::darts_policy(sched_);
+        conf.sched_policy_name = nullptr;
+        if (sched_ != "darts-lru" && !detail::sched::darts_has_luf())
+            std::fprintf(stderr, "grain: this StarPU has no victim-selector hook: %s evicts with StarPU's LRU "
+                                 "(build StarPU with scripts/build-starpu.sh for LUF)\n", sched_.c_str());
+    } else {
+        conf.sched_policy_name = sched_.c_str();
+    }
     // StarPU 1.3 reads its GPU memory limit from the environment only: set it for
     // starpu_init and put the caller's value back.
     const ScopedVariable limit("STARPU_LIMIT_CUDA_MEM", gpu_memory.value > 0 ? std::to_string(gpu_memory.value) : "");

@@ -239,6 +239,16 @@ TEST(Darts, EveryTaskOnceUnderMemoryPressure) {
     }
 }
 
+TEST(Darts, DataAddedLater) {
+    Darts darts(1, 0);
+    EXPECT_EQ(darts.add_data(), 0);
+    EXPECT_EQ(darts.add_data(), 1);
+    const TaskId t = darts.add_task({1});
+    EXPECT_EQ(darts.pop(0), t);
+    EXPECT_TRUE(darts.planned_in_memory(0, 1));
+    EXPECT_FALSE(darts.planned_in_memory(0, 0));
+}
+
 TEST(Darts, BadInputsAreRejected) {
     EXPECT_THROW(Darts(0, 4), std::invalid_argument);
     Darts darts(1, 2);

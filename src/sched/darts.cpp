@@ -19,6 +19,19 @@ Darts::Darts(int gpus, int data, DartsOptions options)
     }
 }
 
+DataId Darts::add_data() {
+    users_.emplace_back();
+    unprocessed_users_.push_back(0);
+    for (Gpu& g : gpus_) {
+        g.not_in_mem.push_back(1);
+        g.free_with.push_back(0);
+        g.pair_with.push_back(0);
+        g.buffer_users.push_back(0);
+        g.planned_users.push_back(0);
+    }
+    return DataId(users_.size() - 1);
+}
+
 TaskId Darts::add_task(const std::vector<DataId>& inputs) {
     const TaskId t = TaskId(inputs_.size());
     for (DataId d : inputs)
@@ -157,6 +170,12 @@ TaskId Darts::pop(int k) {
     g.planned.pop_front();
     plan(g, t, -1);
     return hand_out(g, t);
+}
+
+bool Darts::take(TaskId t) {
+    if (t < 0 || t >= TaskId(inputs_.size()) || !in_pool(t)) return false;
+    pool_remove(t);
+    return true;
 }
 
 void Darts::finished(int k, TaskId t) {

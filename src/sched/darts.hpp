@@ -36,12 +36,18 @@ class Darts {
 public:
     Darts(int gpus, int data, DartsOptions options = {});
 
+    // A new data (id data() before the call), in no GPU's memory.
+    DataId add_data();
+
     // A new unprocessed task reading `inputs` (distinct data ids < data()).
     TaskId add_task(const std::vector<DataId>& inputs);
 
     // Algorithm 5: the next task for GPU k (it enters taskBuffer_k), or no_task when
     // nothing is planned on k and no task is unprocessed.
     TaskId pop(int k);
+    // Takes unprocessed task t out of DARTS's hands (another worker runs it); false if
+    // it is no longer unprocessed.
+    bool take(TaskId t);
     // Task t, handed out to GPU k, has finished: it leaves taskBuffer_k.
     void finished(int k, TaskId t);
 

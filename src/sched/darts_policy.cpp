@@ -1,0 +1,246 @@
+#include "darts_policy.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "darts.hpp"
+
+namespace grain::detail::sched {
+
+namespace {
+
+struct Variant {
+    const char* name;
+    const char* description;
+    DartsOptions options;
+    bool luf;
+};
+const Variant variants[] = {
+    {"darts", "DARTS with LUF eviction (grain)", {}, true},
+    {"darts-lru", "DARTS with LRU eviction (grain)", {}, false},
+    {"darts-3inputs", "DARTS, 3inputs variant, with LUF eviction (grain)", {true, false, 1}, true},
+    {"darts-opti", "DARTS, OPTI variant, with LUF eviction (grain)", {false, true, 1}, true},
+};
+
+std::atomic<size_t> cpu_max_bytes{0};
+std::atomic<int64_t> decisions{0}, victims{0}, cpu_tasks{0}, gpu_tasks{0};
+
+// The state of the policy alive (StarPU runs one scheduling context here).
+struct State {
+    std::mutex mutex;
+    std::unique_ptr<Darts> darts;  // null without GPUs: every task goes the CPU path
+    bool luf = false;
+    std::unordered_map<starpu_data_handle_t, DataId> data_ids;
+    std::vector<starpu_data_handle_t> handles;      // per DataId
+    std::vector<starpu_task*> tasks;                // per TaskId
+    std::unordered_map<starpu_task*, TaskId> ids;   // tasks handed out to a GPU
+    std::deque<starpu_task*> cpu_only;              // tasks no GPU can run
+    std::deque<TaskId> cpu_eligible;                // pool tasks small enough for CPUs
+    std::vector<int> gpu_of_worker;                 // -1 for CPU workers
+    std::map<unsigned, int> gpu_of_node;            // memory node -> GPU index
+    std::vector<std::vector<char>> resident;        // per GPU, per data: handed out there
+};
+State* alive = nullptr;
+
+DataId data_id(State& s, starpu_data_handle_t h) {
+    const auto it = s.data_ids.find(h);
+    if (it != s.data_ids.end()) return it->second;
+    const DataId d = s.darts->add_data();
+    s.data_ids.emplace(h, d);
+    s.handles.push_back(h);
+    for (auto& r : s.resident) r.push_back(0);
+    return d;
+}
+
+bool runs_on(const starpu_task* task, uint32_t where) { return (task->cl->where & where) != 0; }
+
+#ifdef STARPU_HAVE_VICTIM_SELECTOR
+// LUF (Algorithm 6) picks the victim among the data DARTS handed out on that GPU and
+// still allocated there; NULL leaves the choice to StarPU (e.g. data DARTS does not know).
+starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, enum starpu_is_prefetch, void* arg) {
+    State& s = *static_cast<State*>(arg);
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const auto g = s.gpu_of_node.find(node);
+    if (g == s.gpu_of_node.end() || !s.darts) return nullptr;
+    const int k = g->second;
+    std::vector<DataId> candidates;
+    for (DataId d = 0; d < DataId(s.handles.size()); ++d) {
+        if (!s.resident[size_t(k)][size_t(d)] || s.handles[size_t(d)] == toload) continue;
+        if (!starpu_data_test_if_allocated_on_node(s.handles[size_t(d)], node)) {
+            s.resident[size_t(k)][size_t(d)] = 0;  // StarPU dropped it already
+            continue;
+        }
+        candidates.push_back(d);
+    }
+    const DataId victim = s.darts->luf_victim(k, candidates);
+    if (victim == no_data) return nullptr;
+    s.darts->evicted(k, victim);
+    s.resident[size_t(k)][size_t(victim)] = 0;
+    ++victims;
+    return s.handles[size_t(victim)];
+}
+#endif
+
+void init(unsigned ctx, const Variant& v) {
+    auto* s = new State;
+    int gpus = 0;
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+        const bool gpu = starpu_worker_get_type(int(w)) == STARPU_CUDA_WORKER;
+        s->gpu_of_worker.push_back(gpu ? gpus : -1);
+        if (gpu) s->gpu_of_node[starpu_worker_get_memory_node(w)] = gpus++;
+    }
+    if (gpus > 0) s->darts = std::make_unique<Darts>(gpus, 0, v.options);
+    s->resident.resize(size_t(gpus));
+    decisions = victims = cpu_tasks = gpu_tasks = 0;
+#ifdef STARPU_HAVE_VICTIM_SELECTOR
+    s->luf = v.luf;
+    if (s->luf) starpu_data_register_victim_selector(select_victim, nullptr, s);
+#endif
+    alive = s;
+    starpu_sched_ctx_set_policy_data(ctx, s);
+}
+
+void deinit(unsigned ctx) {
+    auto* s = static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
+#ifdef STARPU_HAVE_VICTIM_SELECTOR
+    if (s->luf) starpu_data_register_victim_selector(nullptr, nullptr, nullptr);
+#endif
+    if (s->darts) decisions = s->darts->decisions();
+    alive = nullptr;
+    delete s;
+}
+
+int push(starpu_task* task) {
+    auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(task->sched_ctx));
+    starpu_worker_relax_on();
+    s.mutex.lock();
+    starpu_worker_relax_off();
+    if (!s.darts || !runs_on(task, STARPU_CUDA)) {
+        s.cpu_only.push_back(task);
+    } else {
+        std::vector<DataId> inputs;
+        size_t largest = 0;
+        for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+            starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
+            largest = std::max(largest, starpu_data_get_size(h));
+            if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R)) continue;  // written only: nothing to load
+            const DataId d = data_id(s, h);
+            if (std::find(inputs.begin(), inputs.end(), d) == inputs.end()) inputs.push_back(d);
+        }
+        const TaskId t = s.darts->add_task(inputs);
+        s.tasks.push_back(task);
+        if (runs_on(task, STARPU_CPU) && largest <= cpu_max_bytes) s.cpu_eligible.push_back(t);
+    }
+    s.mutex.unlock();
+    starpu_push_task_end(task);
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w) starpu_wake_worker_relax(int(w));
+    return 0;
+}
+
+starpu_task* pop(unsigned ctx) {
+    auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
+    const int worker = starpu_worker_get_id_check();
+    const int k = s.gpu_of_worker[size_t(worker)];
+    starpu_worker_relax_on();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    starpu_worker_relax_off();
+    if (k >= 0) {
+        const TaskId t = s.darts->pop(k);
+        if (t == no_task) return nullptr;
+        for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(s.tasks[size_t(t)]); ++i) {
+            const auto it = s.data_ids.find(STARPU_TASK_GET_HANDLE(s.tasks[size_t(t)], i));
+            if (it != s.data_ids.end()) s.resident[size_t(k)][size_t(it->second)] = 1;
+        }
+        s.ids[s.tasks[size_t(t)]] = t;
+        ++gpu_tasks;
+        return s.tasks[size_t(t)];
+    }
+    if (!s.cpu_only.empty()) {
+        starpu_task* task = s.cpu_only.front();
+        s.cpu_only.pop_front();
+        ++cpu_tasks;
+        return task;
+    }
+    while (!s.cpu_eligible.empty()) {
+        const TaskId t = s.cpu_eligible.front();
+        s.cpu_eligible.pop_front();
+        if (s.darts->take(t)) {
+            ++cpu_tasks;
+            return s.tasks[size_t(t)];
+        }
+    }
+    return nullptr;
+}
+
+void post_exec(starpu_task* task, unsigned ctx) {
+    auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
+    const int worker = starpu_worker_get_id();
+    if (worker < 0 || s.gpu_of_worker[size_t(worker)] < 0) return;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const auto it = s.ids.find(task);
+    if (it == s.ids.end()) return;
+    s.darts->finished(s.gpu_of_worker[size_t(worker)], it->second);
+    s.ids.erase(it);
+}
+
+template <int V>
+void init_variant(unsigned ctx) { init(ctx, variants[V]); }
+
+starpu_sched_policy make_policy(int v) {
+    static void (*const inits[])(unsigned) = {init_variant<0>, init_variant<1>, init_variant<2>, init_variant<3>};
+    starpu_sched_policy p{};
+    p.init_sched = inits[v];
+    p.deinit_sched = deinit;
+    p.push_task = push;
+    p.pop_task = pop;
+    p.post_exec_hook = post_exec;
+    p.policy_name = variants[v].name;
+    p.policy_description = variants[v].description;
+    p.worker_type = STARPU_WORKER_LIST;
+    return p;
+}
+
+}  // namespace
+
+bool is_darts_policy(const std::string& name) {
+    return std::any_of(std::begin(variants), std::end(variants), [&](const Variant& v) { return name == v.name; });
+}
+
+starpu_sched_policy* darts_policy(const std::string& name) {
+    static starpu_sched_policy policies[] = {make_policy(0), make_policy(1), make_policy(2), make_policy(3)};
+    static_assert(sizeof(policies) / sizeof(policies[0]) == sizeof(variants) / sizeof(variants[0]), "one per variant");
+    for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); ++v)
+        if (name == variants[v].name) return &policies[v];
+    return nullptr;
+}
+
+bool darts_has_luf() {
+#ifdef STARPU_HAVE_VICTIM_SELECTOR
+    return true;
+#else
+    return false;
+#endif
+}
+
+void set_darts_cpu_max_bytes(size_t bytes) { cpu_max_bytes = bytes; }
+
+DartsCounters darts_counters() {
+    DartsCounters c;
+    c.decisions = decisions;
+    if (alive && alive->darts) {
+        std::lock_guard<std::mutex> lock(alive->mutex);
+        c.decisions = alive->darts->decisions();
+    }
+    c.victims = victims;
+    c.cpu_tasks = cpu_tasks;
+    c.gpu_tasks = gpu_tasks;
+    return c;
+}
+
+}  // namespace grain::detail::sched
