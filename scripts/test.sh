@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds, runs ctest; then again
 # under AddressSanitizer + UndefinedBehaviorSanitizer; then the CUDA variant (StarPU
-# from scripts/build-starpu.sh --cuda), and the SimGrid StarPU build; then installs grain into a
+# from scripts/build-starpu.sh --cuda), and the simulated-GPU scheduler test (SimGrid StarPU);
+# then installs grain into a
 # temporary prefix and builds and runs the example application against it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,8 +25,10 @@ bash "$root/scripts/build.sh" "$root/build-cuda" -DGRAIN_USE_CUDA=ON -DCMAKE_PRE
   -DCUDAToolkit_ROOT="$cuda_home"
 (cd "$root/build-cuda" && ctest --output-on-failure -j "$(nproc)")
 
-echo "== SimGrid build of StarPU (for simulated multi-GPU runs; cached)"
-bash "$root/scripts/build-starpu.sh" --simgrid >/dev/null
+echo "== simulated GPUs: StarPU built with SimGrid (cached), grain_sched_bench, its test"
+starpu_sim=$(bash "$root/scripts/build-starpu.sh" --simgrid | tail -1)
+bash "$root/scripts/build.sh" "$root/build-sim" -DGRAIN_SIMULATION=ON -DCMAKE_PREFIX_PATH="$starpu_sim"
+(cd "$root/build-sim" && ctest --output-on-failure)
 
 echo "== install, then build examples/app with find_package(grain) and pkg-config"
 prefix=$(mktemp -d)

@@ -31,9 +31,24 @@ const Variant variants[] = {
 std::atomic<size_t> cpu_max_bytes{0};
 std::atomic<int64_t> decisions{0}, victims{0}, cpu_tasks{0}, gpu_tasks{0};
 
+// StarPU's mutex, not std::mutex: under SimGrid, workers are simulated threads that
+// only a StarPU (SimGrid) mutex can block without blocking the whole simulation.
+class Mutex {
+public:
+    Mutex() { starpu_pthread_mutex_init(&m_, nullptr); }
+    ~Mutex() { starpu_pthread_mutex_destroy(&m_); }
+    Mutex(const Mutex&) = delete;
+    Mutex& operator=(const Mutex&) = delete;
+    void lock() { starpu_pthread_mutex_lock(&m_); }
+    void unlock() { starpu_pthread_mutex_unlock(&m_); }
+
+private:
+    starpu_pthread_mutex_t m_;
+};
+
 // The state of the policy alive (StarPU runs one scheduling context here).
 struct State {
-    std::mutex mutex;
+    Mutex mutex;
     std::unique_ptr<Darts> darts;  // null without GPUs: every task goes the CPU path
     bool luf = false;
     std::unordered_map<starpu_data_handle_t, DataId> data_ids;
@@ -65,7 +80,7 @@ bool runs_on(const starpu_task* task, uint32_t where) { return (task->cl->where 
 // still allocated there; NULL leaves the choice to StarPU (e.g. data DARTS does not know).
 starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, enum starpu_is_prefetch, void* arg) {
     State& s = *static_cast<State*>(arg);
-    std::lock_guard<std::mutex> lock(s.mutex);
+    std::lock_guard<Mutex> lock(s.mutex);
     const auto g = s.gpu_of_node.find(node);
     if (g == s.gpu_of_node.end() || !s.darts) return nullptr;
     const int k = g->second;
@@ -129,8 +144,10 @@ int push(starpu_task* task) {
         for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
             starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
             largest = std::max(largest, starpu_data_get_size(h));
-            if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R)) continue;  // written only: nothing to load
+            // Written-only data need no load, but LUF must know them: with no future
+            // use they are the first victims.
             const DataId d = data_id(s, h);
+            if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R)) continue;
             if (std::find(inputs.begin(), inputs.end(), d) == inputs.end()) inputs.push_back(d);
         }
         const TaskId t = s.darts->add_task(inputs);
@@ -148,7 +165,7 @@ starpu_task* pop(unsigned ctx) {
     const int worker = starpu_worker_get_id_check();
     const int k = s.gpu_of_worker[size_t(worker)];
     starpu_worker_relax_on();
-    std::lock_guard<std::mutex> lock(s.mutex);
+    std::lock_guard<Mutex> lock(s.mutex);
     starpu_worker_relax_off();
     if (k >= 0) {
         const TaskId t = s.darts->pop(k);
@@ -182,7 +199,7 @@ void post_exec(starpu_task* task, unsigned ctx) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
     const int worker = starpu_worker_get_id();
     if (worker < 0 || s.gpu_of_worker[size_t(worker)] < 0) return;
-    std::lock_guard<std::mutex> lock(s.mutex);
+    std::lock_guard<Mutex> lock(s.mutex);
     const auto it = s.ids.find(task);
     if (it == s.ids.end()) return;
     s.darts->finished(s.gpu_of_worker[size_t(worker)], it->second);
@@ -234,7 +251,7 @@ DartsCounters darts_counters() {
     DartsCounters c;
     c.decisions = decisions;
     if (alive && alive->darts) {
-        std::lock_guard<std::mutex> lock(alive->mutex);
+        std::lock_guard<Mutex> lock(alive->mutex);
         c.decisions = alive->darts->decisions();
     }
     c.victims = victims;

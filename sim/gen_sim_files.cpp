@@ -1,0 +1,200 @@
+// gen_sim_files: writes the StarPU 1.3.10 SimGrid platform and performance models of a
+// V100-like machine with 1, 2 and 4 GPUs (hosts grain-v100-1gpu, -2gpu, -4gpu) into
+// OUTDIR/bus and OUTDIR/codelets/45, the layout StarPU reads from STARPU_PERF_MODEL_DIR.
+//
+//   c++ -std=c++17 -O2 -Wall -Wextra -o /tmp/gen_sim_files sim/gen_sim_files.cpp
+//   /tmp/gen_sim_files sim
+//
+// No StarPU needed: the footprints are computed here with the same CRC as StarPU's
+// starpu_hash_crc32c_be(), and grain_sched_bench checks at run time that every task it
+// submits finds its entry (it aborts on a NaN prediction). See sim/README.md.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+// ---- machine facts (V100-like, see sim/README.md) ----
+constexpr int tile = 960;                                    // single-precision tiles
+constexpr double tile_bytes = double(tile) * tile * sizeof(float);
+constexpr double gemm_flops = 2.0 * tile * tile * tile;      // one SGEMM tile kernel
+constexpr double gpu_flops = 13.2e12;                        // per GPU, on 960 tiles
+constexpr double kernel_us = gemm_flops / gpu_flops * 1e6;   // ~134 us
+constexpr double pcie_bytes_per_s = 12e9;                    // shared host link
+constexpr double pcie_latency_us = 10;                       // per transfer
+constexpr unsigned long long gpu_memsize = 16ULL << 30;      // 16 GiB; the bench limits it
+constexpr int maxnodes = 32;                                 // STARPU_MAXNODES of our build
+constexpr int ncpu_hosts = 4;                                // CPU hosts StarPU may look up
+constexpr int samples = 100;                                 // >= STARPU_CALIBRATE_MINIMUM
+
+// StarPU's big-endian CRC32C (src/common/hash.c), on the bytes of a uint32 as they lie
+// in memory, like starpu_hash_crc32c_be(input, crc).
+uint32_t crc32c_be(uint32_t input, uint32_t crc) {
+    unsigned char bytes[4];
+    std::memcpy(bytes, &input, 4);
+    for (unsigned char byte : bytes) {
+        crc ^= uint32_t(byte) << 24;
+        for (int bit = 0; bit < 8; ++bit) crc = (crc << 1) ^ ((crc & 0x80000000u) ? 0x1EDC6F41u : 0);
+    }
+    return crc;
+}
+
+// A matrix handle's footprint: the matrix interface hashes (nx, ny), then the data layer
+// folds in the interface id (STARPU_MATRIX_INTERFACE_ID = 0).
+uint32_t tile_footprint() { return crc32c_be(crc32c_be(tile, tile), 0); }
+
+// A task's footprint folds its handles' footprints in buffer order, from 0.
+uint32_t task_footprint(int nbuffers) {
+    uint32_t footprint = 0;
+    for (int i = 0; i < nbuffers; ++i) footprint = crc32c_be(tile_footprint(), footprint);
+    return footprint;
+}
+
+// One history entry: a task shape (number of 960x960 tile buffers) and its duration.
+struct Entry {
+    int nbuffers;
+    double mean_us;
+};
+struct Model {
+    const char* symbol;  // the perfmodel symbol of grain_sched_bench's codelets
+    std::vector<Entry> entries;
+};
+
+// Every scenario task is one 960^3 SGEMM-equivalent kernel (the DARTS paper's setting);
+// only the number of buffers, hence the footprint, differs.
+const std::vector<Model> models = {
+    {"grain_sim_gemm", {{3, kernel_us}, {4, kernel_us}}},  // 2d, 3d, sparse: A,B,C; cholesky gemm: A,B,C,out
+    {"grain_sim_potrf", {{2, kernel_us}}},                 // A_kk, out
+    {"grain_sim_trsm", {{3, kernel_us}}},                  // A_kk, A_mk, out
+    {"grain_sim_syrk", {{3, kernel_us}}},                  // A_nk, A_nn, out
+};
+
+std::string hostname(int gpus) { return "grain-v100-" + std::to_string(gpus) + "gpu"; }
+
+FILE* open_or_die(const std::filesystem::path& path) {
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) {
+        std::perror(path.c_str());
+        std::exit(1);
+    }
+    return f;
+}
+
+// Codelet model, format version 45: one combination per CUDA device (device ids are
+// matched unless STARPU_PERF_MODEL_HOMOGENEOUS_CUDA=1), one implementation each.
+void write_model(const std::filesystem::path& dir, const Model& model, int gpus) {
+    FILE* f = open_or_die(dir / (std::string(model.symbol) + "." + hostname(gpus)));
+    std::fprintf(f, "##################\n# Performance Model Version\n45\n\n");
+    std::fprintf(f, "####################\n# COMBs\n# number of combinations\n%d\n", gpus);
+    for (int dev = 0; dev < gpus; ++dev) {
+        std::fprintf(f, "####################\n# COMB_%d\n# number of types devices\n1\n", dev);
+        std::fprintf(f, "####################\n# DEV_0\n# device type (CPU - 0, CUDA - 1, OPENCL - 2, MIC - 3)\n1\n");
+        std::fprintf(f, "####################\n# DEV_0\n# device id \n%d\n", dev);
+        std::fprintf(f, "####################\n# DEV_0\n# number of cores \n1\n");
+        std::fprintf(f, "##########\n# number of implementations\n1\n");
+        std::fprintf(f, "#####\n# Model for cuda%d_impl0 (Comb%d)\n# number of entries\n%zu\n", dev, dev,
+                     model.entries.size());
+        // No regression models: history only.
+        std::fprintf(f, "# sumlnx\tsumlnx2\t\tsumlny\t\tsumlnxlny\talpha\t\tbeta\t\tn\tminx\t\tmaxx\n");
+        std::fprintf(f, "0.000000e+00\t0.000000e+00\t0.000000e+00\t0.000000e+00\tnan\tnan\t0\t0\t0\n");
+        std::fprintf(f, "# a\t\tb\t\tc\nnan\tnan\tnan\n# not multiple-regression-base\n0\n");
+        std::fprintf(f, "# hash\t\tsize\t\tflops\t\tmean (us)\tdev (us)\tsum\t\tsum2\t\tn\n");
+        for (const Entry& e : model.entries) {
+            const double mean = e.mean_us;  // deviation 0: SimGrid runs the mean anyway
+            std::fprintf(f, "%08x\t%-15lu\t%-15e\t%-15e\t%-15e\t%-15e\t%-15e\t%d\n", task_footprint(e.nbuffers),
+                         static_cast<unsigned long>(e.nbuffers * tile_bytes), gemm_flops, mean, 0.0,
+                         mean * samples, mean * mean * samples, samples);
+        }
+        std::fprintf(f, "\n");
+    }
+    std::fclose(f);
+}
+
+// Bandwidth (MB/s, i.e. bytes/us) or latency (us) matrix, indexed by memory node (0 = RAM,
+// 1..gpus = CUDA). StarPU's parser wants all STARPU_MAXNODES columns and rows, each value
+// followed by a tab; unused nodes are nan.
+void write_matrix(const std::filesystem::path& path, int gpus, double host_gpu, double gpu_gpu) {
+    FILE* f = open_or_die(path);
+    std::fprintf(f, "# ");
+    for (int dst = 0; dst < maxnodes; ++dst) std::fprintf(f, "to %d\t\t", dst);
+    std::fprintf(f, "\n");
+    for (int src = 0; src < maxnodes; ++src) {
+        for (int dst = 0; dst < maxnodes; ++dst) {
+            double value = NAN;
+            if (src <= gpus && dst <= gpus) value = src == dst ? 0 : (src == 0 || dst == 0) ? host_gpu : gpu_gpu;
+            std::fprintf(f, "%e\t", value);
+        }
+        std::fprintf(f, "\n");
+    }
+    std::fclose(f);
+}
+
+// SimGrid platform: each GPU has its own link to RAM, and every transfer also crosses one
+// shared host link. SPLITDUPLEX makes that link full-duplex (one resource per direction),
+// so write-backs do not slow loads down, as on PCIe. No peer copies (memcpy_peer 0): GPU
+// to GPU goes through RAM, as the DARTS paper's transfer counts assume.
+void write_platform(const std::filesystem::path& path, int gpus) {
+    FILE* f = open_or_die(path);
+    const double bw = pcie_bytes_per_s;
+    std::fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+    std::fprintf(f, "<platform version=\"4.1\">\n");
+    // Plain max-min sharing: no TCP window, no latency or bandwidth correction factors,
+    // no reverse (ack) traffic, so a link delivers exactly its bandwidth.
+    std::fprintf(f, " <config id=\"General\">\n");
+    std::fprintf(f, "   <prop id=\"network/TCP-gamma\" value=\"-1\"/>\n");
+    std::fprintf(f, "   <prop id=\"network/latency-factor\" value=\"1\"/>\n");
+    std::fprintf(f, "   <prop id=\"network/bandwidth-factor\" value=\"1\"/>\n");
+    std::fprintf(f, "   <prop id=\"network/weight-S\" value=\"0.0\"/>\n");
+    std::fprintf(f, "   <prop id=\"network/crosstraffic\" value=\"0\"/>\n");
+    std::fprintf(f, " </config>\n");
+    std::fprintf(f, " <zone id=\"AS0\" routing=\"Full\">\n");
+    std::fprintf(f, "  <host id=\"MAIN\" speed=\"1f\"/>\n  <host id=\"RAM\" speed=\"1f\"/>\n");
+    for (int c = 0; c < ncpu_hosts; ++c) std::fprintf(f, "  <host id=\"CPU%d\" speed=\"2000000000f\"/>\n", c);
+    for (int g = 0; g < gpus; ++g) {
+        std::fprintf(f, "  <host id=\"CUDA%d\" speed=\"2000000000f\">\n", g);
+        std::fprintf(f, "    <prop id=\"memsize\" value=\"%llu\"/>\n", gpu_memsize);
+        std::fprintf(f, "    <prop id=\"memcpy_peer\" value=\"0\"/>\n  </host>\n");
+    }
+    std::fprintf(f, "  <link id=\"Host\" bandwidth=\"%.0fBps\" latency=\"0s\" sharing_policy=\"SPLITDUPLEX\"/>\n", bw);
+    for (int g = 0; g < gpus; ++g) {
+        std::fprintf(f, "  <link id=\"RAM-CUDA%d\" bandwidth=\"%.0fBps\" latency=\"%gus\"/>\n", g, bw, pcie_latency_us);
+        std::fprintf(f, "  <link id=\"CUDA%d-RAM\" bandwidth=\"%.0fBps\" latency=\"%gus\"/>\n", g, bw, pcie_latency_us);
+    }
+    for (int g = 0; g < gpus; ++g) {
+        std::fprintf(f, "  <route src=\"RAM\" dst=\"CUDA%d\" symmetrical=\"NO\"><link_ctn id=\"RAM-CUDA%d\"/>"
+                        "<link_ctn id=\"Host\" direction=\"UP\"/></route>\n", g, g);
+        std::fprintf(f, "  <route src=\"CUDA%d\" dst=\"RAM\" symmetrical=\"NO\"><link_ctn id=\"CUDA%d-RAM\"/>"
+                        "<link_ctn id=\"Host\" direction=\"DOWN\"/></route>\n", g, g);
+    }
+    std::fprintf(f, " </zone>\n</platform>\n");
+    std::fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s OUTDIR   (writes OUTDIR/bus and OUTDIR/codelets/45)\n", argv[0]);
+        return 2;
+    }
+    const std::filesystem::path out = argv[1];
+    const auto bus = out / "bus", codelets = out / "codelets" / "45";
+    std::filesystem::create_directories(bus);
+    std::filesystem::create_directories(codelets);
+    const double host_gpu_mb_s = pcie_bytes_per_s / 1e6;
+    for (int gpus : {1, 2, 4}) {
+        const std::string host = hostname(gpus);
+        write_platform(bus / (host + ".platform.v4.xml"), gpus);
+        // GPU to GPU goes through RAM: two hops.
+        write_matrix(bus / (host + ".bandwidth"), gpus, host_gpu_mb_s, host_gpu_mb_s / 2);
+        write_matrix(bus / (host + ".latency"), gpus, pcie_latency_us, 2 * pcie_latency_us);
+        for (const Model& model : models) write_model(codelets, model, gpus);
+    }
+    std::printf("kernel %.2f us, tile footprint %08x, task footprints: 2 buffers %08x, 3 buffers %08x, "
+                "4 buffers %08x\n", kernel_us, tile_footprint(), task_footprint(2), task_footprint(3), task_footprint(4));
+    return 0;
+}
