@@ -29,7 +29,6 @@ const Variant variants[] = {
 };
 
 std::atomic<size_t> cpu_max_bytes{0};
-std::atomic<int64_t> decisions{0}, victims{0}, cpu_tasks{0}, gpu_tasks{0};
 
 // StarPU's mutex, not std::mutex: under SimGrid, workers are simulated threads that
 // only a StarPU (SimGrid) mutex can block without blocking the whole simulation.
@@ -46,7 +45,7 @@ private:
     starpu_pthread_mutex_t m_;
 };
 
-// The state of the policy alive (StarPU runs one scheduling context here).
+// The policy's state, kept as the scheduling context's policy data.
 struct State {
     Mutex mutex;
     std::unique_ptr<Darts> darts;  // null without GPUs: every task goes the CPU path
@@ -61,7 +60,6 @@ struct State {
     std::map<unsigned, int> gpu_of_node;            // memory node -> GPU index
     std::vector<std::vector<char>> resident;        // per GPU, per data: handed out there
 };
-State* alive = nullptr;
 
 DataId data_id(State& s, starpu_data_handle_t h) {
     const auto it = s.data_ids.find(h);
@@ -97,7 +95,6 @@ starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, e
     if (victim == no_data) return nullptr;
     s.darts->evicted(k, victim);
     s.resident[size_t(k)][size_t(victim)] = 0;
-    ++victims;
     return s.handles[size_t(victim)];
 }
 #endif
@@ -112,12 +109,10 @@ void init(unsigned ctx, const Variant& v) {
     }
     if (gpus > 0) s->darts = std::make_unique<Darts>(gpus, 0, v.options);
     s->resident.resize(size_t(gpus));
-    decisions = victims = cpu_tasks = gpu_tasks = 0;
 #ifdef STARPU_HAVE_VICTIM_SELECTOR
     s->luf = v.luf;
     if (s->luf) starpu_data_register_victim_selector(select_victim, nullptr, s);
 #endif
-    alive = s;
     starpu_sched_ctx_set_policy_data(ctx, s);
 }
 
@@ -126,8 +121,6 @@ void deinit(unsigned ctx) {
 #ifdef STARPU_HAVE_VICTIM_SELECTOR
     if (s->luf) starpu_data_register_victim_selector(nullptr, nullptr, nullptr);
 #endif
-    if (s->darts) decisions = s->darts->decisions();
-    alive = nullptr;
     delete s;
 }
 
@@ -175,21 +168,18 @@ starpu_task* pop(unsigned ctx) {
             if (it != s.data_ids.end()) s.resident[size_t(k)][size_t(it->second)] = 1;
         }
         s.ids[s.tasks[size_t(t)]] = t;
-        ++gpu_tasks;
         return s.tasks[size_t(t)];
     }
     if (!s.cpu_only.empty()) {
         starpu_task* task = s.cpu_only.front();
         s.cpu_only.pop_front();
-        ++cpu_tasks;
         return task;
     }
     while (!s.cpu_eligible.empty()) {
         const TaskId t = s.cpu_eligible.front();
         s.cpu_eligible.pop_front();
         if (s.darts->take(t)) {
-            ++cpu_tasks;
-            return s.tasks[size_t(t)];
+                return s.tasks[size_t(t)];
         }
     }
     return nullptr;
@@ -246,18 +236,5 @@ bool darts_has_luf() {
 }
 
 void set_darts_cpu_max_bytes(size_t bytes) { cpu_max_bytes = bytes; }
-
-DartsCounters darts_counters() {
-    DartsCounters c;
-    c.decisions = decisions;
-    if (alive && alive->darts) {
-        std::lock_guard<Mutex> lock(alive->mutex);
-        c.decisions = alive->darts->decisions();
-    }
-    c.victims = victims;
-    c.cpu_tasks = cpu_tasks;
-    c.gpu_tasks = gpu_tasks;
-    return c;
-}
 
 }  // namespace grain::detail::sched

@@ -11,7 +11,7 @@
 // that they do not take the large tiles the GPUs should run.
 #include <starpu.h>
 
-#include <cstdint>
+#include <cstddef>
 #include <string>
 
 namespace grain::detail::sched {
@@ -28,14 +28,5 @@ bool darts_has_luf();
 // Largest task data (in bytes, its biggest handle) that CPU workers take from the
 // GPUs' pool; 0: none (CPU workers run only CPU-only tasks). Set before starpu_init.
 void set_darts_cpu_max_bytes(size_t bytes);
-
-// What the policy did since starpu_init (for benchmarks and tests).
-struct DartsCounters {
-    int64_t decisions = 0;      // DARTS requests that chose a data or a task
-    int64_t victims = 0;        // LUF choices
-    int64_t cpu_tasks = 0;      // tasks run by CPU workers
-    int64_t gpu_tasks = 0;      // tasks run by GPU workers
-};
-DartsCounters darts_counters();
 
 }  // namespace grain::detail::sched
