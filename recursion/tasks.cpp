@@ -132,7 +132,8 @@ void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
 
 template <typename T>
 void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority) {
-    if (split(ctx, Kernel::Scale, C)) return algorithms::scale(below(ctx, C, priority), whole_tile, uplo, alpha, C.children());
+    if (split(ctx, Kernel::Scale, C))
+        return algorithms::scale(below(ctx, C, priority), whole_tile, uplo, alpha, C.children());
     TileArgs<T> args;
     args.whole_tile = whole_tile, args.uplo = uplo, args.alpha = alpha;
     kernel(ctx, Kernel::Scale, args, {C}, priority);

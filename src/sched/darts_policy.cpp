@@ -129,6 +129,7 @@ int push(starpu_task* task) {
     starpu_worker_relax_on();
     s.mutex.lock();
     starpu_worker_relax_off();
+    bool for_gpus = false, for_cpus = true;
     if (!s.darts || !runs_on(task, STARPU_CUDA)) {
         s.cpu_only.push_back(task);
     } else {
@@ -145,11 +146,15 @@ int push(starpu_task* task) {
         }
         const TaskId t = s.darts->add_task(inputs);
         s.tasks.push_back(task);
-        if (runs_on(task, STARPU_CPU) && largest <= cpu_max_bytes) s.cpu_eligible.push_back(t);
+        for_gpus = true;
+        for_cpus = runs_on(task, STARPU_CPU) && largest <= cpu_max_bytes;
+        if (for_cpus) s.cpu_eligible.push_back(t);
     }
     s.mutex.unlock();
     starpu_push_task_end(task);
-    for (unsigned w = 0; w < starpu_worker_get_count(); ++w) starpu_wake_worker_relax(int(w));
+    // Wake only the workers that may pop it: GPUs ask DARTS, CPUs their own path.
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+        if (s.gpu_of_worker[w] >= 0 ? for_gpus : for_cpus) starpu_wake_worker_relax(int(w));
     return 0;
 }
 
