@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 
 #include "grain/errors.hpp"
@@ -48,8 +49,11 @@ TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales)
       children_(handles_.size()) {
     const size_t bytes = size_t(m) * size_t(n) * sizeof(T);
     if (bytes == 0) return;
-    void* memory = nullptr;
-    if (starpu_malloc(&memory, bytes) != 0 || memory == nullptr)
+    // Plain aligned memory, pinned like a user's array when tiles are registered: with
+    // CUDA, starpu_malloc pins through a task, which waits forever when the workers are
+    // paused (starpu_pause) and aborts before starpu_init.
+    void* memory = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (memory == nullptr)
         throw runtime_error("grain::Matrix: cannot allocate " + std::to_string(bytes) + " bytes");
     std::memset(memory, 0, bytes);
     owned_ = static_cast<T*>(memory);
@@ -80,7 +84,7 @@ TileStorage<T>::~TileStorage() {
     if (parent_) return;  // a lower level is released by the top level
     release();
     if (enlisted_) delist_handle_owner(this);
-    if (owned_) starpu_free(owned_);
+    std::free(owned_);
 }
 
 template <typename T>
@@ -98,9 +102,9 @@ starpu_data_handle_t TileStorage<T>::handle(int i, int j) {
         if (!enlisted_) {
             enlist_handle_owner(this);
             enlisted_ = true;
-            // With GPUs, transfers from a user's array are asynchronous only if it is pinned.
-            if (user_ && starpu_cuda_worker_get_count() > 0 && m_ > 0 && n_ > 0)
-                pinned_ = starpu_memory_pin(user_, user_bytes()) == 0;
+            // With GPUs, transfers from host memory are asynchronous only if it is pinned.
+            if (starpu_cuda_worker_get_count() > 0 && m_ > 0 && n_ > 0)
+                pinned_ = starpu_memory_pin(base(), storage_bytes()) == 0;
         }
         starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tile_data(i, j)),
                                     static_cast<uint32_t>(tile_ld(i)), static_cast<uint32_t>(tile_rows(i)),
@@ -141,7 +145,7 @@ void TileStorage<T>::release() {
         }
     }
     if (pinned_) {
-        starpu_memory_unpin(user_, user_bytes());
+        starpu_memory_unpin(base(), storage_bytes());
         pinned_ = false;
     }
 }

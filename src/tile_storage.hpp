@@ -96,8 +96,11 @@ private:
     starpu_data_handle_t parent_ = nullptr;               // lower levels: the tile cut into this grid
     TileCut cut_{};
     bool enlisted_ = false;
-    bool pinned_ = false;  // the user's array, pinned while its tiles are registered
-    size_t user_bytes() const { return (size_t(lda_) * size_t(n_ - 1) + size_t(m_)) * sizeof(T); }
+    bool pinned_ = false;  // the storage (the user's array or owned_), pinned while its tiles are registered
+    T* base() const { return user_ ? user_ : owned_; }
+    size_t storage_bytes() const {
+        return (user_ ? size_t(lda_) * size_t(n_ - 1) + size_t(m_) : size_t(m_) * size_t(n_)) * sizeof(T);
+    }
 };
 
 extern template class TileStorage<float>;
