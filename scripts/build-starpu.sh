@@ -30,7 +30,7 @@ options=(--enable-maxcpus=256 --disable-static --disable-build-doc --disable-bui
 case $variant in
   cuda)
     [ -x "$cuda_home/bin/nvcc" ] || { echo "build-starpu.sh: no CUDA toolkit at $cuda_home (set CUDA_HOME)" >&2; exit 1; }
-    options+=(--enable-cuda --with-cuda-dir="$cuda_home" --disable-cuda-memcpy-peer) ;;
+    options+=(--enable-cuda --with-cuda-dir="$cuda_home") ;;
   simgrid)
     options+=(--enable-simgrid --disable-cuda) ;;
 esac
