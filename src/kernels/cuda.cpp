@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 
@@ -77,6 +78,7 @@ struct WorkerState {
     int* info = nullptr;
     void* work = nullptr;
     size_t work_bytes = 0;
+    std::vector<char> diagonal;  // host copy of a factored tile's diagonal
 };
 std::array<WorkerState, STARPU_NMAXWORKERS> workers;
 
@@ -158,17 +160,33 @@ void syrk(void* buffers[], void* cl_arg) {
 }
 
 // A cuSOLVER factorization of the tile: its workspace size, then the call; its info
-// is folded into the request as the global column.
-template <typename T, typename Query, typename Factor>
-void factorization(void* buffers[], void* cl_arg, Query query, Factor factor) {
+// is folded into the request as the global column. cuSOLVER 13's potrf misses a
+// failure on the last column of its 64-column panels (H100: a non-positive minor of
+// order 64 came back as info 65 in a 70 x 70 matrix and as 0 in a 64 x 64 one), so
+// the factor's diagonal is read back too and the first failing pivot on it (`fails`)
+// counts as well: the LAPACK info is the smaller of the two.
+template <typename T, typename Query, typename Factor, typename Fails>
+void factorization(void* buffers[], void* cl_arg, Query query, Factor factor, Fails fails) {
     const TileArgs<T>& p = args<T>(cl_arg);
     const TileRef a = dims(buffers[0]);
+    T* x = data<T>(buffers[0]);
     WorkerState& w = local();
     int lwork = 0;
-    check(query(w.solver, p, a, data<T>(buffers[0]), &lwork), "cusolver bufferSize");
+    check(query(w.solver, p, a, x, &lwork), "cusolver bufferSize");
     T* work = static_cast<T*>(workspace(w, sizeof(T) * size_t(std::max(lwork, 1))));
-    check(factor(w.solver, p, a, data<T>(buffers[0]), work, lwork, w.info), "cusolver factorization");
-    const int info = read_info(w);
+    check(factor(w.solver, p, a, x, work, lwork, w.info), "cusolver factorization");
+    const int k = std::min(a.rows, a.cols);
+    w.diagonal.resize(sizeof(T) * size_t(k));
+    T* diagonal = reinterpret_cast<T*>(w.diagonal.data());
+    check(cudaMemcpy2DAsync(diagonal, sizeof(T), x, sizeof(T) * (size_t(a.ld) + 1), sizeof(T), size_t(k),
+                            cudaMemcpyDeviceToHost, starpu_cuda_get_local_stream()),
+          "cudaMemcpy2DAsync (diagonal)");
+    int info = read_info(w);  // synchronizes the stream, so the diagonal is there too
+    for (int j = 0; j < (info > 0 ? info - 1 : k); ++j)
+        if (fails(diagonal[j])) {
+            info = j + 1;
+            break;
+        }
     if (info > 0) p.request->report_info(p.col_offset + info);
 }
 
@@ -181,7 +199,8 @@ void potrf(void* buffers[], void* cl_arg) {
         },
         [](cusolverDnHandle_t h, const TileArgs<T>& p, TileRef a, T* x, T* work, int lwork, int* info) {
             return potrf(h, p.uplo, a.rows, x, a.ld, work, lwork, info);
-        });
+        },
+        [](T d) { return !(d > T(0)); });  // LAPACK: the minor is not positive definite
 }
 
 template <typename T>
@@ -193,7 +212,8 @@ void getrf_nopiv(void* buffers[], void* cl_arg) {
         },
         [](cusolverDnHandle_t h, const TileArgs<T>&, TileRef a, T* x, T* work, int, int* info) {
             return getrf_nopiv(h, a.rows, a.cols, x, a.ld, work, info);
-        });
+        },
+        [](T d) { return d == T(0); });  // LAPACK: an exactly zero pivot
 }
 
 // Only gemm and syrk with k = 0 scale a tile: one cuBLAS scal per column is enough.
