@@ -33,11 +33,12 @@ std::vector<std::string> split(const std::string& line, char separator) {
     return cells;
 }
 
-// The lines of the CSV table (from its header on).
+// The lines of the CSV table (from its header on; '#' lines are -v's comments).
 std::vector<std::vector<std::string>> table(const std::string& out) {
     std::vector<std::vector<std::string>> rows;
     std::stringstream stream(out);
     for (std::string line; std::getline(stream, line);) {
+        if (line.rfind('#', 0) == 0) continue;
         if (line.rfind("op;", 0) == 0 || !rows.empty()) {
             if (line.find(';') != std::string::npos) rows.push_back(split(line, ';'));
         }
