@@ -20,7 +20,6 @@ namespace {
 
 // ---- machine facts (V100-like, see sim/README.md) ----
 constexpr int tile = 960;                                    // single-precision tiles
-constexpr double tile_bytes = double(tile) * tile * sizeof(float);
 constexpr double gemm_flops = 2.0 * tile * tile * tile;      // one SGEMM tile kernel
 constexpr double gpu_flops = 13.2e12;                        // per GPU, on 960 tiles
 constexpr double kernel_us = gemm_flops / gpu_flops * 1e6;   // ~134 us
@@ -45,32 +44,50 @@ uint32_t crc32c_be(uint32_t input, uint32_t crc) {
 
 // A matrix handle's footprint: the matrix interface hashes (nx, ny), then the data layer
 // folds in the interface id (STARPU_MATRIX_INTERFACE_ID = 0).
-uint32_t tile_footprint() { return crc32c_be(crc32c_be(tile, tile), 0); }
+struct Buffer {
+    int nx, ny;  // rows (the contiguous dimension), columns
+};
+uint32_t matrix_footprint(Buffer b) { return crc32c_be(crc32c_be(uint32_t(b.nx), uint32_t(b.ny)), 0); }
 
 // A task's footprint folds its handles' footprints in buffer order, from 0.
-uint32_t task_footprint(int nbuffers) {
+uint32_t task_footprint(const std::vector<Buffer>& buffers) {
     uint32_t footprint = 0;
-    for (int i = 0; i < nbuffers; ++i) footprint = crc32c_be(tile_footprint(), footprint);
+    for (Buffer b : buffers) footprint = crc32c_be(matrix_footprint(b), footprint);
     return footprint;
 }
 
-// One history entry: a task shape (number of 960x960 tile buffers) and its duration.
+// One history entry: a task's buffers, its kernel's flops and duration.
 struct Entry {
-    int nbuffers;
-    double mean_us;
+    std::vector<Buffer> buffers;
+    double flops;
+    size_t bytes() const {
+        size_t sum = 0;
+        for (Buffer b : buffers) sum += size_t(b.nx) * size_t(b.ny) * sizeof(float);
+        return sum;
+    }
+    double mean_us() const { return flops / gpu_flops * 1e6; }
 };
 struct Model {
     const char* symbol;  // the perfmodel symbol of grain_sched_bench's codelets
     std::vector<Entry> entries;
 };
 
-// Every scenario task is one 960^3 SGEMM-equivalent kernel (the DARTS paper's setting);
-// only the number of buffers, hence the footprint, differs.
+std::vector<Buffer> tiles(int n) { return std::vector<Buffer>(size_t(n), Buffer{tile, tile}); }
+// The 2D products' task (the DARTS paper's): a block-row of A (960 x 3840) times a
+// block-column of B (3840 x 960) into a 960 x 960 tile of C: four tile kernels.
+constexpr int panel = 4 * tile;
+const std::vector<Buffer> panel_product = {{tile, panel}, {panel, tile}, {tile, tile}};
+
+// The other tasks are one 960^3 SGEMM-equivalent kernel each; only their buffers, hence
+// their footprints, differ.
 const std::vector<Model> models = {
-    {"grain_sim_gemm", {{3, kernel_us}, {4, kernel_us}}},  // 2d, 3d, sparse: A,B,C; cholesky gemm: A,B,C,out
-    {"grain_sim_potrf", {{2, kernel_us}}},                 // A_kk, out
-    {"grain_sim_trsm", {{3, kernel_us}}},                  // A_kk, A_mk, out
-    {"grain_sim_syrk", {{3, kernel_us}}},                  // A_nk, A_nn, out
+    {"grain_sim_gemm",
+     {{panel_product, 4 * gemm_flops},  // 2d, 2d-random, sparse
+      {tiles(3), gemm_flops},           // 3d: A, B, C
+      {tiles(4), gemm_flops}}},         // cholesky gemm: A, B, C, out
+    {"grain_sim_potrf", {{tiles(2), gemm_flops}}},  // A_kk, out
+    {"grain_sim_trsm", {{tiles(3), gemm_flops}}},   // A_kk, A_mk, out
+    {"grain_sim_syrk", {{tiles(3), gemm_flops}}},   // A_nk, A_nn, out
 };
 
 std::string hostname(int gpus) { return "grain-v100-" + std::to_string(gpus) + "gpu"; }
@@ -104,10 +121,10 @@ void write_model(const std::filesystem::path& dir, const Model& model, int gpus)
         std::fprintf(f, "# a\t\tb\t\tc\nnan\tnan\tnan\n# not multiple-regression-base\n0\n");
         std::fprintf(f, "# hash\t\tsize\t\tflops\t\tmean (us)\tdev (us)\tsum\t\tsum2\t\tn\n");
         for (const Entry& e : model.entries) {
-            const double mean = e.mean_us;  // deviation 0: SimGrid runs the mean anyway
-            std::fprintf(f, "%08x\t%-15lu\t%-15e\t%-15e\t%-15e\t%-15e\t%-15e\t%d\n", task_footprint(e.nbuffers),
-                         static_cast<unsigned long>(e.nbuffers * tile_bytes), gemm_flops, mean, 0.0,
-                         mean * samples, mean * mean * samples, samples);
+            const double mean = e.mean_us();  // deviation 0: SimGrid runs the mean anyway
+            std::fprintf(f, "%08x\t%-15lu\t%-15e\t%-15e\t%-15e\t%-15e\t%-15e\t%d\n", task_footprint(e.buffers),
+                         static_cast<unsigned long>(e.bytes()), e.flops, mean, 0.0, mean * samples,
+                         mean * mean * samples, samples);
         }
         std::fprintf(f, "\n");
     }
@@ -194,7 +211,8 @@ int main(int argc, char** argv) {
         write_matrix(bus / (host + ".latency"), gpus, pcie_latency_us, 2 * pcie_latency_us);
         for (const Model& model : models) write_model(codelets, model, gpus);
     }
-    std::printf("kernel %.2f us, tile footprint %08x, task footprints: 2 buffers %08x, 3 buffers %08x, "
-                "4 buffers %08x\n", kernel_us, tile_footprint(), task_footprint(2), task_footprint(3), task_footprint(4));
+    std::printf("tile kernel %.2f us; footprints: 2d task %08x, 3 tiles %08x, 4 tiles %08x, 2 tiles %08x\n",
+                kernel_us, task_footprint(panel_product), task_footprint(tiles(3)), task_footprint(tiles(4)),
+                task_footprint(tiles(2)));
     return 0;
 }

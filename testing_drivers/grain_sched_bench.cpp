@@ -45,8 +45,11 @@ extern char** environ;
 namespace {
 
 constexpr int tile = 960;
-constexpr double tile_bytes = double(tile) * tile * sizeof(float);
-constexpr double task_flops = 2.0 * tile * tile * tile;
+constexpr double tile_flops = 2.0 * tile * tile * tile;  // one SGEMM tile kernel
+// The 2D products' inputs are the paper's block-rows of A and block-columns of B, four
+// tiles deep (5 x 5 tasks: 140 MiB of inputs, as its figures say); each task is a
+// 960 x 3840 by 3840 x 960 product into one tile of C.
+constexpr int panel_tiles = 4;
 
 struct Options {
     std::vector<std::string> scenarios{"2d"};
@@ -212,9 +215,15 @@ struct Task {
     std::vector<int> inputs;  // indices into the scenario's input tiles
 };
 
+struct Shape {
+    int nx = tile, ny = tile;  // rows (contiguous), columns
+    double bytes() const { return double(nx) * ny * sizeof(float); }
+};
+
 struct Scenario {
-    int ntiles = 0;  // registered input tiles
+    std::vector<Shape> inputs;  // the registered input matrices
     std::vector<Task> tasks;
+    double task_flops = tile_flops;
 };
 
 // Fisher-Yates with our own index draw, so a seed gives the same order with any
@@ -228,8 +237,10 @@ Scenario make_scenario(const std::string& name, int n, unsigned seed) {
     Scenario s;
     std::mt19937_64 rng(seed);
     if (name == "2d" || name == "2d-random" || name == "sparse") {
-        // A_i is tile i, B_j is tile n + j; submitted row by row.
-        s.ntiles = 2 * n;
+        // A_i is input i, B_j is input n + j; submitted row by row.
+        s.inputs.assign(size_t(n), Shape{tile, panel_tiles * tile});
+        s.inputs.resize(size_t(2 * n), Shape{panel_tiles * tile, tile});
+        s.task_flops = panel_tiles * tile_flops;
         for (int i = 0; i < n; ++i)
             for (int j = 0; j < n; ++j) s.tasks.push_back({gemm3, {i, n + j}});
         if (name == "2d-random") shuffle(s.tasks, rng);
@@ -245,14 +256,17 @@ Scenario make_scenario(const std::string& name, int n, unsigned seed) {
         }
     } else if (name == "3d") {
         // A_ik is tile i*n + k, B_kj is tile n*n + k*n + j.
-        s.ntiles = 2 * n * n;
+        s.inputs.resize(size_t(2 * n * n));
         for (int i = 0; i < n; ++i)
             for (int j = 0; j < n; ++j)
                 for (int k = 0; k < n; ++k) s.tasks.push_back({gemm3, {i * n + k, n * n + k * n + j}});
     } else {  // cholesky: the tasks of a right-looking tiled Cholesky on the lower N x N tiles
         std::vector<int> index(size_t(n) * n, -1);
         for (int m = 0; m < n; ++m)
-            for (int k = 0; k <= m; ++k) index[size_t(m) * n + k] = s.ntiles++;
+            for (int k = 0; k <= m; ++k) {
+                index[size_t(m) * n + k] = int(s.inputs.size());
+                s.inputs.emplace_back();
+            }
         auto a = [&](int m, int k) { return index[size_t(m) * n + k]; };
         for (int k = 0; k < n; ++k) {
             s.tasks.push_back({potrf, {a(k, k)}});
@@ -267,10 +281,13 @@ Scenario make_scenario(const std::string& name, int n, unsigned seed) {
 }
 
 double working_set_mb(const Scenario& s) {
-    std::vector<bool> used(size_t(s.ntiles), false);
+    std::vector<bool> used(s.inputs.size(), false);
     for (const Task& t : s.tasks)
         for (int d : t.inputs) used[size_t(d)] = true;
-    return double(std::count(used.begin(), used.end(), true)) * tile_bytes / 1e6;
+    double bytes = 0;
+    for (size_t d = 0; d < used.size(); ++d)
+        if (used[d]) bytes += s.inputs[d].bytes();
+    return bytes / 1e6;
 }
 
 // ---- codelets: CUDA only, simulated (the function pointer is never called) ----
@@ -286,6 +303,9 @@ struct Codelet {
         starpu_codelet_init(&cl);
         cl.where = STARPU_CUDA;
         cl.cuda_funcs[0] = (starpu_cuda_func_t)(uintptr_t)1;
+        // Asynchronous, as grain's CUDA kernels are: a GPU worker then takes its next
+        // task, and loads that task's data, while one runs (STARPU_CUDA_PIPELINE, 2).
+        cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
         cl.nbuffers = ninputs + 1;
         for (int b = 0; b < ninputs; ++b) cl.modes[b] = STARPU_R;
         cl.modes[ninputs] = STARPU_W;
@@ -301,18 +321,24 @@ struct Result {
     long long evictions = 0;
 };
 
-void register_tiles(std::vector<starpu_data_handle_t>& handles, std::vector<void*>& memory, size_t count) {
-    const size_t bytes = size_t(tile_bytes);
-    for (size_t t = 0; t < count; ++t) {
+struct Folded {
+    void* ptr;
+    size_t bytes;
+};
+
+void register_matrices(std::vector<starpu_data_handle_t>& handles, std::vector<Folded>& memory,
+                       const std::vector<Shape>& shapes) {
+    for (const Shape& shape : shapes) {
         void* ptr = nullptr;
-        // Folded: every tile maps the same physical page, so N^3 tiles cost nothing.
-        if (starpu_malloc_flags(&ptr, bytes, STARPU_MALLOC_SIMULATION_FOLDED) != 0) {
+        // Folded: every matrix maps the same physical page, so N^3 tiles cost nothing.
+        if (starpu_malloc_flags(&ptr, size_t(shape.bytes()), STARPU_MALLOC_SIMULATION_FOLDED) != 0) {
             starpu_shutdown();
             fail("starpu_malloc_flags failed");
         }
-        memory.push_back(ptr);
+        memory.push_back({ptr, size_t(shape.bytes())});
         starpu_data_handle_t h;
-        starpu_matrix_data_register(&h, STARPU_MAIN_RAM, uintptr_t(ptr), tile, tile, tile, sizeof(float));
+        starpu_matrix_data_register(&h, STARPU_MAIN_RAM, uintptr_t(ptr), uint32_t(shape.nx), uint32_t(shape.nx),
+                                    uint32_t(shape.ny), sizeof(float));
         handles.push_back(h);
     }
 }
@@ -348,9 +374,9 @@ Result run_one(const Options& o, const Scenario& s) {
     starpu_codelet* codelets[] = {&gemm3_cl.cl, &potrf_cl.cl, &trsm_cl.cl, &syrk_cl.cl, &gemm4_cl.cl};
 
     std::vector<starpu_data_handle_t> inputs, outputs;
-    std::vector<void*> memory;
-    register_tiles(inputs, memory, size_t(s.ntiles));
-    register_tiles(outputs, memory, s.tasks.size());
+    std::vector<Folded> memory;
+    register_matrices(inputs, memory, s.inputs);
+    register_matrices(outputs, memory, std::vector<Shape>(s.tasks.size()));
 
     std::vector<starpu_task*> tasks;
     for (size_t t = 0; t < s.tasks.size(); ++t) {
@@ -360,7 +386,7 @@ Result run_one(const Options& o, const Scenario& s) {
         for (int d : s.tasks[t].inputs) task->handles[b++] = inputs[size_t(d)];
         task->handles[b] = outputs[t];
         task->callback_func = count_execution;
-        task->flops = task_flops;
+        task->flops = s.task_flops;
         task->detach = 1;
         tasks.push_back(task);
     }
@@ -420,7 +446,7 @@ Result run_one(const Options& o, const Scenario& s) {
 
     for (auto h : inputs) starpu_data_unregister(h);
     for (auto h : outputs) starpu_data_unregister(h);
-    for (void* p : memory) starpu_free_flags(p, size_t(tile_bytes), STARPU_MALLOC_SIMULATION_FOLDED);
+    for (const Folded& m : memory) starpu_free_flags(m.ptr, m.bytes, STARPU_MALLOC_SIMULATION_FOLDED);
     starpu_shutdown();
     return r;
 }
@@ -460,7 +486,7 @@ int main(int argc, char** argv) try {
         const Scenario s = make_scenario(o.scenarios[0], n, o.seed);
         const Result r = run_one(o, s);
         std::printf("%s;%s;%d;%.1f;%.1f;%lld;%lld;%lld;%d;%zu;%ld;%.3f\n", o.scenarios[0].c_str(), o.scheds[0].c_str(),
-                    o.gpus, working_set_mb(s), double(s.tasks.size()) * task_flops / r.time_s / 1e9, r.bytes_h2d,
+                    o.gpus, working_set_mb(s), double(s.tasks.size()) * s.task_flops / r.time_s / 1e9, r.bytes_h2d,
                     r.loads, r.evictions, n, s.tasks.size(), executed.load(), r.time_s * 1e3);
         std::fflush(stdout);
         return executed.load() == long(s.tasks.size()) ? 0 : 3;
@@ -468,8 +494,8 @@ int main(int argc, char** argv) try {
     std::printf("# StarPU SimGrid, host grain-v100-%dgpu, models from %s, STARPU_LIMIT_CUDA_MEM=%d (MiB), "
                 "STARPU_SIMGRID_CUDA_MALLOC_COST=%d, no CPU workers, seed %u\n",
                 o.gpus, o.sim_dir.c_str(), o.gpu_mem_mb, o.malloc_cost, o.seed);
-    std::printf("# time: simulated, first submit to starpu_task_wait_for_all; working set: distinct input tiles "
-                "(960x960 float); evictions: deduced (see sim/README.md); executed: tasks counted by the callback\n");
+    std::printf("# time: simulated, first submit to starpu_task_wait_for_all; working set: distinct inputs "
+                "(2D products: 960x3840 floats, else 960x960); evictions: deduced (see sim/README.md); executed: tasks counted by the callback\n");
     std::printf("scenario;sched;gpus;working_set_mb;gflops;bytes_h2d;loads;evictions;n;tasks;executed;time_ms\n");
     std::fflush(stdout);
     bool ok = true;
