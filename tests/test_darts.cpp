@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <vector>
 
@@ -237,6 +238,25 @@ TEST(Darts, EveryTaskOnceUnderMemoryPressure) {
         EXPECT_GT(per_gpu[0], n * n / 4);
         EXPECT_GT(per_gpu[1], n * n / 4);
     }
+}
+
+// plan_ahead runs the planning step early: tasks get planned, none is handed out, and
+// the GPU then pops exactly the planned tasks, in order, before planning again.
+TEST(Darts, PlanAheadPlansWithoutHandingOut) {
+    const int n = 5;
+    Darts darts = product_2d(n, 2);
+    ASSERT_NE(darts.pop(0), no_task);  // A_i and B_j in memory of GPU 0
+    darts.plan_ahead(0, 6);
+    const std::deque<TaskId> planned = darts.planned(0);
+    EXPECT_GE(planned.size(), 6u);
+    EXPECT_EQ(darts.buffer(0).size(), 1u);
+    EXPECT_EQ(darts.unprocessed(), int64_t(n * n) - 1 - int64_t(planned.size()));
+    for (TaskId t : planned) EXPECT_EQ(darts.pop(0), t);
+    darts.plan_ahead(1, 1000);  // more than there is: plans every unprocessed task
+    EXPECT_EQ(darts.unprocessed(), 0);
+    std::set<TaskId> seen(darts.buffer(0).begin(), darts.buffer(0).end());
+    for (TaskId t; (t = darts.pop(1)) != no_task;) EXPECT_TRUE(seen.insert(t).second);
+    EXPECT_EQ(seen.size(), size_t(n * n));
 }
 
 TEST(Darts, DataAddedLater) {

@@ -131,45 +131,54 @@ DataId Darts::best_data(const Gpu& g, Score score, bool first_positive) {
     return best;
 }
 
+bool Darts::fill(Gpu& g) {
+    if (pool_.empty()) return false;
+    ++decisions_;
+    // Lines 4-11: the data whose load frees the most tasks; plan them all.
+    const DataId best = best_data(g, [&](DataId d) { return g.free_with[size_t(d)]; }, options_.opti);
+    if (best != no_data) {
+        std::vector<TaskId> freed;
+        for (TaskId t : users_[size_t(best)])
+            if (in_pool(t) && g.missing[size_t(t)] == 1) freed.push_back(t);
+        for (TaskId t : freed) {
+            pool_remove(t);
+            plan(g, t, +1);
+        }
+        mark_in_memory(g, best);
+        return true;
+    }
+    // Lines 12-13: a task that needs several loads; with three_inputs, one of those
+    // freed by the data that completes the most tasks with one more load.
+    TaskId t = no_task;
+    if (options_.three_inputs) {
+        const DataId d = best_data(g, [&](DataId x) { return g.pair_with[size_t(x)]; }, false);
+        if (d != no_data)
+            for (TaskId u : users_[size_t(d)])
+                if (in_pool(u) && g.missing[size_t(u)] == 2) {
+                    t = u;
+                    break;
+                }
+    }
+    if (t == no_task) t = pool_[std::uniform_int_distribution<size_t>(0, pool_.size() - 1)(random_)];
+    pool_remove(t);
+    plan(g, t, +1);
+    for (DataId d : inputs_[size_t(t)]) mark_in_memory(g, d);
+    return true;
+}
+
 TaskId Darts::pop(int k) {
     Gpu& g = gpus_.at(size_t(k));
-    if (g.planned.empty()) {
-        if (pool_.empty()) return no_task;
-        ++decisions_;
-        // Lines 4-11: the data whose load frees the most tasks; plan them all.
-        const DataId best = best_data(g, [&](DataId d) { return g.free_with[size_t(d)]; }, options_.opti);
-        if (best != no_data) {
-            std::vector<TaskId> freed;
-            for (TaskId t : users_[size_t(best)])
-                if (in_pool(t) && g.missing[size_t(t)] == 1) freed.push_back(t);
-            for (TaskId t : freed) {
-                pool_remove(t);
-                plan(g, t, +1);
-            }
-            mark_in_memory(g, best);
-        } else {
-            // Lines 12-13: a task that needs several loads; with three_inputs, one of
-            // those freed by the data that completes the most tasks with one more load.
-            TaskId t = no_task;
-            if (options_.three_inputs) {
-                const DataId d = best_data(g, [&](DataId x) { return g.pair_with[size_t(x)]; }, false);
-                if (d != no_data)
-                    for (TaskId u : users_[size_t(d)])
-                        if (in_pool(u) && g.missing[size_t(u)] == 2) {
-                            t = u;
-                            break;
-                        }
-            }
-            if (t == no_task) t = pool_[std::uniform_int_distribution<size_t>(0, pool_.size() - 1)(random_)];
-            pool_remove(t);
-            for (DataId d : inputs_[size_t(t)]) mark_in_memory(g, d);
-            return hand_out(g, t);
-        }
-    }
+    if (g.planned.empty() && !fill(g)) return no_task;
     const TaskId t = g.planned.front();
     g.planned.pop_front();
     plan(g, t, -1);
     return hand_out(g, t);
+}
+
+void Darts::plan_ahead(int k, size_t tasks) {
+    Gpu& g = gpus_.at(size_t(k));
+    while (g.planned.size() < tasks && fill(g)) {
+    }
 }
 
 bool Darts::take(TaskId t) {

@@ -45,6 +45,10 @@ public:
     // Algorithm 5: the next task for GPU k (it enters taskBuffer_k), or no_task when
     // nothing is planned on k and no task is unprocessed.
     TaskId pop(int k);
+    // Runs Algorithm 5's planning step (what pop does when plannedTasks_k is empty)
+    // until at least `tasks` tasks are planned on k or none is unprocessed: the data a
+    // GPU will need next is then known while it still has work, so it can load early.
+    void plan_ahead(int k, size_t tasks);
     // Takes unprocessed task t out of DARTS's hands (another worker runs it); false if
     // it is no longer unprocessed.
     bool take(TaskId t);
@@ -90,6 +94,7 @@ private:
     void mark_not_in_memory(Gpu& g, DataId d);
     void plan(Gpu& g, TaskId t, int sign);  // enter / leave plannedTasks_k
     TaskId hand_out(Gpu& g, TaskId t);      // into taskBuffer_k
+    bool fill(Gpu& g);                      // lines 4-13: plan tasks; false if none is unprocessed
 
     // Among data with the largest score (and then the most unprocessed users), one at random.
     template <typename Score>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <memory>
@@ -29,6 +30,13 @@ const Variant variants[] = {
 };
 
 std::atomic<size_t> cpu_max_bytes{0};
+// Planned tasks whose inputs a GPU prefetches when it takes a task (GRAIN_DARTS_PREFETCH;
+// 0: DARTS as published, planning only when a GPU has nothing planned). Simulated 2D
+// product on 2 GPUs, N = 10..60: 16 was best of 0, 1, 2, 4, 8, 16, 32.
+const size_t prefetch_tasks = [] {
+    const char* v = std::getenv("GRAIN_DARTS_PREFETCH");
+    return v ? size_t(std::atol(v)) : size_t(16);
+}();
 
 // StarPU's mutex, not std::mutex: under SimGrid, workers are simulated threads that
 // only a StarPU (SimGrid) mutex can block without blocking the whole simulation.
@@ -76,7 +84,11 @@ bool runs_on(const starpu_task* task, uint32_t where) { return (task->cl->where 
 #ifdef STARPU_HAVE_VICTIM_SELECTOR
 // LUF (Algorithm 6) picks the victim among the data DARTS handed out on that GPU and
 // still allocated there; NULL leaves the choice to StarPU (e.g. data DARTS does not know).
-starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, enum starpu_is_prefetch, void* arg) {
+starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, enum starpu_is_prefetch is_prefetch,
+                                   void* arg) {
+    // Prefetches (the planned tasks' inputs) only use free memory: evicting for them
+    // would throw out data the running and next tasks need.
+    if (is_prefetch != STARPU_FETCH) return STARPU_DATA_NO_VICTIM;
     State& s = *static_cast<State*>(arg);
     std::lock_guard<Mutex> lock(s.mutex);
     const auto g = s.gpu_of_node.find(node);
@@ -158,21 +170,44 @@ int push(starpu_task* task) {
     return 0;
 }
 
+// Marks task t's data as handed to GPU k (LUF's candidates there); with `inputs`, also
+// collects the data it reads.
+void hand_to_gpu(State& s, int k, TaskId t, std::vector<starpu_data_handle_t>* inputs) {
+    starpu_task* task = s.tasks[size_t(t)];
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+        const starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
+        const auto it = s.data_ids.find(h);
+        if (it != s.data_ids.end()) s.resident[size_t(k)][size_t(it->second)] = 1;
+        if (inputs && (STARPU_TASK_GET_MODE(task, i) & STARPU_R)) inputs->push_back(h);
+    }
+}
+
 starpu_task* pop(unsigned ctx) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
     const int worker = starpu_worker_get_id_check();
     const int k = s.gpu_of_worker[size_t(worker)];
     starpu_worker_relax_on();
-    std::lock_guard<Mutex> lock(s.mutex);
+    std::unique_lock<Mutex> lock(s.mutex);
     starpu_worker_relax_off();
     if (k >= 0) {
         const TaskId t = s.darts->pop(k);
         if (t == no_task) return nullptr;
-        for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(s.tasks[size_t(t)]); ++i) {
-            const auto it = s.data_ids.find(STARPU_TASK_GET_HANDLE(s.tasks[size_t(t)], i));
-            if (it != s.data_ids.end()) s.resident[size_t(k)][size_t(it->second)] = 1;
-        }
+        hand_to_gpu(s, k, t, nullptr);
         s.ids[s.tasks[size_t(t)]] = t;
+        // Plan the next tasks now and load their inputs while this one runs: otherwise
+        // a GPU picks its next data only once it has nothing left to run, and waits for
+        // the load. Prefetches only use free GPU memory (StarPU never evicts for them),
+        // so LUF still decides evictions; they are issued after unlocking, as a load may
+        // ask LUF for a victim.
+        s.darts->plan_ahead(k, prefetch_tasks);
+        std::vector<starpu_data_handle_t> next;
+        size_t ahead = 0;
+        for (TaskId p : s.darts->planned(k)) {
+            if (ahead++ == prefetch_tasks) break;
+            hand_to_gpu(s, k, p, &next);
+        }
+        lock.unlock();
+        for (starpu_data_handle_t h : next) starpu_data_prefetch_on_node(h, starpu_worker_get_memory_node(unsigned(worker)), 1);
         return s.tasks[size_t(t)];
     }
     if (!s.cpu_only.empty()) {
