@@ -44,6 +44,10 @@ public:
         if (decisions_since_solve_++ % period_ == 0) solve(counters);
         const size_t k = size_t(int(site.op) * levels_ + site.level);
         ++decided_[k];
+        if (longer_than_the_rest(k, counters)) {
+            ++split_[k];
+            return true;
+        }
         // Where the last solve had no task of this kind, it has no ratio for it: the
         // workers' need decides alone.
         const bool below_target = !known_[k] || double(split_[k]) < targets_[k] * double(decided_[k]);
@@ -149,6 +153,22 @@ private:
         stats_.history.push_back({std::chrono::duration<double>(t0 - start_).count(),
                                   std::chrono::duration<double, std::milli>(t1 - t0).count(), solution.solved,
                                   inputs_.pending, targets_});
+    }
+
+    // The critical path, which the LP does not see: on CPU cores alone, a task longer
+    // than the time the cores need for all the queued and running work (itself
+    // included) leaves the others idle while it runs, e.g. the last potrf of a
+    // factorization. Such a task is split whatever its target.
+    bool longer_than_the_rest(size_t k, const Counters& counters) const {
+        if (units_.size() != 1) return false;
+        double work = 0;
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l) {
+                const TaskCounters& c = counters.at(Kernel(t), l);
+                const int64_t queued = std::max<int64_t>(0, c.pending() + c.started - c.finished);
+                work += double(queued) * inputs_.duration[size_t(t * levels_ + l)];
+            }
+        return inputs_.duration[k] * inputs_.workers[0] > work;
     }
 
     // Whether the ready tasks not yet started are fewer than the workers should have.
