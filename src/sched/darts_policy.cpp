@@ -193,7 +193,8 @@ starpu_task* pop(unsigned ctx) {
         const TaskId t = s.darts->pop(k);
         if (t == no_task) return nullptr;
         hand_to_gpu(s, k, t, nullptr);
-        s.ids[s.tasks[size_t(t)]] = t;
+        starpu_task* task = s.tasks[size_t(t)];  // s.tasks may grow once unlocked
+        s.ids[task] = t;
         // Plan the next tasks now and load their inputs while this one runs: otherwise
         // a GPU picks its next data only once it has nothing left to run, and waits for
         // the load. Prefetches only use free GPU memory (StarPU never evicts for them),
@@ -207,8 +208,9 @@ starpu_task* pop(unsigned ctx) {
             hand_to_gpu(s, k, p, &next);
         }
         lock.unlock();
-        for (starpu_data_handle_t h : next) starpu_data_prefetch_on_node(h, starpu_worker_get_memory_node(unsigned(worker)), 1);
-        return s.tasks[size_t(t)];
+        const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
+        for (starpu_data_handle_t h : next) starpu_data_prefetch_on_node(h, node, 1);
+        return task;
     }
     if (!s.cpu_only.empty()) {
         starpu_task* task = s.cpu_only.front();
