@@ -76,26 +76,14 @@ void Darts::count_task_on(Gpu& g, TaskId t, int sign) {
         if (g.not_in_mem[size_t(d)]) (missing == 1 ? g.free_with : g.pair_with)[size_t(d)] += sign;
 }
 
-void Darts::mark_in_memory(Gpu& g, DataId d) {
-    if (!g.not_in_mem[size_t(d)]) return;
+void Darts::set_in_memory(Gpu& g, DataId d, bool in_memory) {
+    if (!g.not_in_mem[size_t(d)] == in_memory) return;
     const std::vector<TaskId>& users = users_[size_t(d)];
     for (TaskId t : users)
         if (in_pool(t)) count_task_on(g, t, -1);
-    g.not_in_mem[size_t(d)] = 0;
+    g.not_in_mem[size_t(d)] = !in_memory;
     for (TaskId t : users) {
-        --g.missing[size_t(t)];
-        if (in_pool(t)) count_task_on(g, t, +1);
-    }
-}
-
-void Darts::mark_not_in_memory(Gpu& g, DataId d) {
-    if (g.not_in_mem[size_t(d)]) return;
-    const std::vector<TaskId>& users = users_[size_t(d)];
-    for (TaskId t : users)
-        if (in_pool(t)) count_task_on(g, t, -1);
-    g.not_in_mem[size_t(d)] = 1;
-    for (TaskId t : users) {
-        ++g.missing[size_t(t)];
+        g.missing[size_t(t)] += in_memory ? -1 : 1;
         if (in_pool(t)) count_task_on(g, t, +1);
     }
 }
@@ -144,7 +132,7 @@ bool Darts::fill(Gpu& g) {
             pool_remove(t);
             plan(g, t, +1);
         }
-        mark_in_memory(g, best);
+        set_in_memory(g, best, true);
         return true;
     }
     // Lines 12-13: a task that needs several loads; with three_inputs, one of those
@@ -162,7 +150,7 @@ bool Darts::fill(Gpu& g) {
     if (t == no_task) t = pool_[std::uniform_int_distribution<size_t>(0, pool_.size() - 1)(random_)];
     pool_remove(t);
     plan(g, t, +1);
-    for (DataId d : inputs_[size_t(t)]) mark_in_memory(g, d);
+    for (DataId d : inputs_[size_t(t)]) set_in_memory(g, d, true);
     return true;
 }
 
@@ -233,7 +221,7 @@ void Darts::evicted(int k, DataId d) {
         pool_add(t);
     }
     g.planned.swap(kept);
-    mark_not_in_memory(g, d);
+    set_in_memory(g, d, false);
 }
 
 }  // namespace grain::detail::sched

@@ -90,8 +90,7 @@ private:
     void count_task(TaskId t, int sign);
     void count_task_on(Gpu& g, TaskId t, int sign);
     // d leaves (or re-enters) dataNotInMem_k.
-    void mark_in_memory(Gpu& g, DataId d);
-    void mark_not_in_memory(Gpu& g, DataId d);
+    void set_in_memory(Gpu& g, DataId d, bool in_memory);
     void plan(Gpu& g, TaskId t, int sign);  // enter / leave plannedTasks_k
     TaskId hand_out(Gpu& g, TaskId t);      // into taskBuffer_k
     bool fill(Gpu& g);                      // lines 4-13: plan tasks; false if none is unprocessed
