@@ -349,15 +349,10 @@ Result run_one(const Options& o, const Scenario& s) {
     setenv("STARPU_SIMGRID_CUDA_MALLOC_COST", std::to_string(o.malloc_cost).c_str(), 1);
     starpu_conf conf;
     starpu_conf_init(&conf);
-    // STARPU_SCHED from the environment would win over sched_policy_name: set both.
-    // grain's DARTS policies are given as a policy structure, which wins over both.
-    setenv("STARPU_SCHED", o.scheds[0].c_str(), 1);
-    conf.sched_policy_name = o.scheds[0].c_str();
-    if (grain::detail::sched::is_darts_policy(o.scheds[0])) {
-        unsetenv("STARPU_SCHED");
-        conf.sched_policy_name = nullptr;
-        conf.sched_policy = grain::detail::sched::darts_policy(o.scheds[0]);
-    }
+    // StarPU 1.3's STARPU_SCHED wins over the configuration's policy name.
+    if (grain::detail::sched::is_darts_policy(o.scheds[0])) unsetenv("STARPU_SCHED");
+    else setenv("STARPU_SCHED", o.scheds[0].c_str(), 1);
+    grain::detail::sched::select_policy(conf, o.scheds[0]);
     conf.ncpus = 0;
     conf.ncuda = o.gpus;
     conf.nopencl = 0;

@@ -7,8 +7,8 @@
 // GPU (CUDA) workers ask DARTS for their tasks. CPU workers have their own path: they
 // run the tasks that have no CUDA implementation (first come, first served), and take
 // from the tasks DARTS has not handed out only those whose data is no larger than
-// `cpu_max_bytes` (grain sets it to the tile size of the ladder's finer levels), so
-// that they do not take the large tiles the GPUs should run.
+// `cpu_max_bytes` (set_darts_cpu_max_bytes; 0 by default: none), so that they do not
+// take the large tiles the GPUs should run.
 #include <starpu.h>
 
 #include <cstddef>
@@ -19,8 +19,10 @@ namespace grain::detail::sched {
 // Whether `name` is one of grain's DARTS policies.
 bool is_darts_policy(const std::string& name);
 
-// The StarPU policy for `name` (one of the above); lives as long as the process.
-starpu_sched_policy* darts_policy(const std::string& name);
+// Points `conf` at the scheduling policy `name`: one of grain's DARTS policies (a
+// policy structure that lives as long as the process), else StarPU's own policy of that
+// name. `name` must outlive starpu_init.
+void select_policy(starpu_conf& conf, const std::string& name);
 
 // Whether eviction is LUF's (the StarPU in use has the victim-selector hook).
 bool darts_has_luf();
