@@ -154,15 +154,13 @@ Runtime::Runtime(const RuntimeOptions& options) {
     conf.ncpus = ncpu.value;
     conf.ncuda = has_cuda() ? ngpu.value : 0;
     conf.nopencl = 0;
-    detail::sched::select_policy(conf, sched_);
+    // STARPU_SCHED says what grain resolved, for starpu_init only.
+    const ScopedVariable sched("STARPU_SCHED", detail::sched::select_policy(conf, sched_));
     if (detail::sched::is_darts_policy(sched_) && sched_ != "darts-lru" && !detail::sched::darts_has_luf())
         std::fprintf(stderr, "grain: this StarPU has no victim-selector hook: %s evicts with StarPU's LRU "
                              "(build StarPU with scripts/build-starpu.sh for LUF)\n", sched_.c_str());
     // StarPU 1.3 reads its GPU memory limit from the environment only: set it for
     // starpu_init and put the caller's value back.
-    // STARPU_SCHED wins over the configuration's policy name even with the precedence
-    // flag: make it say what grain resolved, for starpu_init only.
-    const ScopedVariable sched("STARPU_SCHED", detail::sched::is_darts_policy(sched_) ? "" : sched_);
     const ScopedVariable limit("STARPU_LIMIT_CUDA_MEM", gpu_memory.value > 0 ? std::to_string(gpu_memory.value) : "");
     const int ret = starpu_init(&conf);
     if (ret != 0)

@@ -349,10 +349,9 @@ Result run_one(const Options& o, const Scenario& s) {
     setenv("STARPU_SIMGRID_CUDA_MALLOC_COST", std::to_string(o.malloc_cost).c_str(), 1);
     starpu_conf conf;
     starpu_conf_init(&conf);
-    // StarPU 1.3's STARPU_SCHED wins over the configuration's policy name.
-    if (grain::detail::sched::is_darts_policy(o.scheds[0])) unsetenv("STARPU_SCHED");
-    else setenv("STARPU_SCHED", o.scheds[0].c_str(), 1);
-    grain::detail::sched::select_policy(conf, o.scheds[0]);
+    const std::string starpu_sched = grain::detail::sched::select_policy(conf, o.scheds[0]);
+    if (starpu_sched.empty()) unsetenv("STARPU_SCHED");
+    else setenv("STARPU_SCHED", starpu_sched.c_str(), 1);
     conf.ncpus = 0;
     conf.ncuda = o.gpus;
     conf.nopencl = 0;

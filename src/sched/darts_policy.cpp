@@ -261,7 +261,7 @@ bool is_darts_policy(const std::string& name) {
     return std::any_of(std::begin(variants), std::end(variants), [&](const Variant& v) { return name == v.name; });
 }
 
-void select_policy(starpu_conf& conf, const std::string& name) {
+std::string select_policy(starpu_conf& conf, const std::string& name) {
     static starpu_sched_policy policies[] = {make_policy(0), make_policy(1), make_policy(2), make_policy(3)};
     static_assert(sizeof(policies) / sizeof(policies[0]) == sizeof(variants) / sizeof(variants[0]), "one per variant");
     conf.sched_policy = nullptr;
@@ -270,7 +270,9 @@ void select_policy(starpu_conf& conf, const std::string& name) {
         if (name == variants[v].name) {
             conf.sched_policy = &policies[v];
             conf.sched_policy_name = nullptr;
+            return "";
         }
+    return name;
 }
 
 bool darts_has_luf() {

@@ -21,8 +21,10 @@ bool is_darts_policy(const std::string& name);
 
 // Points `conf` at the scheduling policy `name`: one of grain's DARTS policies (a
 // policy structure that lives as long as the process), else StarPU's own policy of that
-// name. `name` must outlive starpu_init.
-void select_policy(starpu_conf& conf, const std::string& name);
+// name. `name` must outlive starpu_init. Returns what STARPU_SCHED must say during
+// starpu_init ("": unset), since StarPU 1.3 lets that variable win over `conf` even with
+// the precedence flag.
+std::string select_policy(starpu_conf& conf, const std::string& name);
 
 // Whether eviction is LUF's (the StarPU in use has the victim-selector hook).
 bool darts_has_luf();
