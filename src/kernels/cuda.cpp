@@ -9,9 +9,9 @@
 
 #include <algorithm>
 #include <array>
-#include <vector>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 namespace grain::detail::cuda {
 
