@@ -84,6 +84,35 @@ TEST(Runtime, FactorizationLargerThanGpuMemory) {
     EXPECT_GT(info.executed_tasks, 0);
 }
 
+// grain's DARTS policies on a GPU with recursive tasks: sub-tile tasks wait in DARTS
+// while their partition is already being undone (their inputs are prefetched per task),
+// and a second factorization runs after the first one's handles were unregistered
+// (LUF must not name them). GPU memory is limited so that LUF chooses victims.
+TEST(Runtime, DartsPoliciesWithRecursiveTasks) {
+    if (visible_gpus() == 0) GTEST_SKIP() << "no CUDA device visible: GPU tests skipped";
+    for (const char* sched : {"darts", "darts-lru"}) {
+        SCOPED_TRACE(sched);
+        RuntimeOptions options;
+        options.ngpu = 1;
+        options.gpu_memory = 32;  // MiB, against 72 MB matrices
+        options.sched = sched;
+        options.split = "random:0.5:7";
+        Runtime runtime(options);
+        starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+        for (int round = 0; round < 2; ++round) {
+            SCOPED_TRACE(round);
+            const Array<double> A = random_array<double>(3000, 3000, Kind::Spd, rng());
+            Matrix<double> tA = tiles_of(A, std::vector<int>{500, 250, 125});
+            EXPECT_EQ(potrf(Uplo::Lower, tA), 0);
+            EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(tA))), 60);
+        }
+        EXPECT_GT(runtime.statistics().at("", 2).submitted, 0);  // tasks were split twice
+        starpu_profiling_worker_info info;
+        ASSERT_EQ(starpu_profiling_worker_get_info(starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0), &info), 0);
+        EXPECT_GT(info.executed_tasks, 0);
+    }
+}
+
 TEST(Runtime, RoutinesNeedARuntime) {
     Matrix<double> A(10, 10, 4);
     EXPECT_THROW(potrf(Uplo::Lower, A), grain::runtime_error);

@@ -170,15 +170,12 @@ int push(starpu_task* task) {
     return 0;
 }
 
-// Marks task t's data as handed to GPU k (LUF's candidates there); with `inputs`, also
-// collects the data it reads.
-void hand_to_gpu(State& s, int k, TaskId t, std::vector<starpu_data_handle_t>* inputs) {
+// Marks task t's data as handed to GPU k (LUF's candidates there).
+void hand_to_gpu(State& s, int k, TaskId t) {
     starpu_task* task = s.tasks[size_t(t)];
     for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
-        const starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
-        const auto it = s.data_ids.find(h);
+        const auto it = s.data_ids.find(STARPU_TASK_GET_HANDLE(task, i));
         if (it != s.data_ids.end()) s.resident[size_t(k)][size_t(it->second)] = 1;
-        if (inputs && (STARPU_TASK_GET_MODE(task, i) & STARPU_R)) inputs->push_back(h);
     }
 }
 
@@ -192,24 +189,28 @@ starpu_task* pop(unsigned ctx) {
     if (k >= 0) {
         const TaskId t = s.darts->pop(k);
         if (t == no_task) return nullptr;
-        hand_to_gpu(s, k, t, nullptr);
+        hand_to_gpu(s, k, t);
         starpu_task* task = s.tasks[size_t(t)];  // s.tasks may grow once unlocked
         s.ids[task] = t;
         // Plan the next tasks now and load their inputs while this one runs: otherwise
         // a GPU picks its next data only once it has nothing left to run, and waits for
         // the load. Prefetches only use free GPU memory (StarPU never evicts for them),
         // so LUF still decides evictions; they are issued after unlocking, as a load may
-        // ask LUF for a victim.
+        // ask LUF for a victim. Planned tasks stay valid meanwhile: only this worker pops
+        // them. They are prefetched per task, not per handle: starpu_data_prefetch_on_node
+        // asserts that a handle is initialized, and StarPU marks the children of a
+        // partition uninitialized as soon as their unpartition is submitted, while tasks
+        // on them may still be waiting here (seen on a GPU with recursive potrf).
         s.darts->plan_ahead(k, prefetch_tasks);
-        std::vector<starpu_data_handle_t> next;
-        size_t ahead = 0;
+        std::vector<starpu_task*> next;
         for (TaskId p : s.darts->planned(k)) {
-            if (ahead++ == prefetch_tasks) break;
-            hand_to_gpu(s, k, p, &next);
+            if (next.size() == prefetch_tasks) break;
+            hand_to_gpu(s, k, p);
+            next.push_back(s.tasks[size_t(p)]);
         }
         lock.unlock();
         const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
-        for (starpu_data_handle_t h : next) starpu_data_prefetch_on_node(h, node, 1);
+        for (starpu_task* p : next) starpu_prefetch_task_input_on_node(p, node);
         return task;
     }
     if (!s.cpu_only.empty()) {
