@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "grain/errors.hpp"
+#include "sched/darts_policy.hpp"
 
 namespace grain::detail {
 
@@ -130,6 +131,7 @@ void TileStorage<T>::release() {
             grid.reset();
         }
     }
+    sched::forget_data(handles_.data(), handles_.size());
     if (parent_) {
         // Gathers the children back into the parent if they hold the data.
         starpu_data_partition_clean(parent_, unsigned(handles_.size()), handles_.data());

@@ -276,6 +276,27 @@ std::string select_policy(starpu_conf& conf, const std::string& name) {
     return name;
 }
 
+void forget_data(const starpu_data_handle_t* handles, size_t count) {
+    constexpr unsigned global_ctx = 0;  // StarPU's initial context, the one grain uses
+    if (!starpu_is_initialized()) return;
+    const starpu_sched_policy* policy = starpu_sched_ctx_get_sched_policy(global_ctx);
+    if (!policy || policy->push_task != push) return;
+    auto* s = static_cast<State*>(starpu_sched_ctx_get_policy_data(global_ctx));
+    if (!s || !s->darts) return;
+    std::lock_guard<Mutex> lock(s->mutex);
+    for (size_t i = 0; i < count; ++i) {
+        const auto it = s->data_ids.find(handles[i]);
+        if (it == s->data_ids.end()) continue;
+        const DataId d = it->second;
+        s->data_ids.erase(it);  // a later handle at the same address is new data
+        s->handles[size_t(d)] = nullptr;
+        for (int k = 0; k < s->darts->gpus(); ++k) {
+            s->resident[size_t(k)][size_t(d)] = 0;
+            s->darts->evicted(k, d);
+        }
+    }
+}
+
 bool darts_has_luf() {
 #ifdef STARPU_HAVE_VICTIM_SELECTOR
     return true;

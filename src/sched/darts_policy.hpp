@@ -29,6 +29,11 @@ std::string select_policy(starpu_conf& conf, const std::string& name);
 // Whether eviction is LUF's (the StarPU in use has the victim-selector hook).
 bool darts_has_luf();
 
+// Handles about to be unregistered: a DARTS policy in use forgets them (they leave its
+// GPUs' planning, and LUF no longer names them as victims once StarPU frees them).
+// Does nothing under other policies or without a running StarPU.
+void forget_data(const starpu_data_handle_t* handles, size_t count);
+
 // Largest task data (in bytes, its biggest handle) that CPU workers take from the
 // GPUs' pool; 0: none (CPU workers run only CPU-only tasks). Set before starpu_init.
 void set_darts_cpu_max_bytes(size_t bytes);
