@@ -194,23 +194,22 @@ starpu_task* pop(unsigned ctx) {
         s.ids[task] = t;
         // Plan the next tasks now and load their inputs while this one runs: otherwise
         // a GPU picks its next data only once it has nothing left to run, and waits for
-        // the load. Prefetches only use free GPU memory (StarPU never evicts for them),
-        // so LUF still decides evictions; they are issued after unlocking, as a load may
-        // ask LUF for a victim. Planned tasks stay valid meanwhile: only this worker pops
-        // them. They are prefetched per task, not per handle: starpu_data_prefetch_on_node
-        // asserts that a handle is initialized, and StarPU marks the children of a
-        // partition uninitialized as soon as their unpartition is submitted, while tasks
-        // on them may still be waiting here (seen on a GPU with recursive potrf).
+        // the load. Prefetches only use free GPU memory (StarPU never evicts for them:
+        // select_victim answers them without locking), so LUF still decides evictions.
+        // They are issued under the lock, per task: a planned task that LUF sends back
+        // to the pool could otherwise run and be freed on another GPU first; and
+        // starpu_data_prefetch_on_node (per handle) asserts that a handle is initialized,
+        // which StarPU stops saying of a partition's children as soon as their
+        // unpartition is submitted, while tasks on them may still wait here (seen on a
+        // GPU with recursive potrf).
         s.darts->plan_ahead(k, prefetch_tasks);
-        std::vector<starpu_task*> next;
-        for (TaskId p : s.darts->planned(k)) {
-            if (next.size() == prefetch_tasks) break;
-            hand_to_gpu(s, k, p);
-            next.push_back(s.tasks[size_t(p)]);
-        }
-        lock.unlock();
         const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
-        for (starpu_task* p : next) starpu_prefetch_task_input_on_node(p, node);
+        size_t ahead = 0;
+        for (TaskId p : s.darts->planned(k)) {
+            if (ahead++ == prefetch_tasks) break;
+            hand_to_gpu(s, k, p);
+            starpu_prefetch_task_input_on_node(s.tasks[size_t(p)], node);
+        }
         return task;
     }
     if (!s.cpu_only.empty()) {
