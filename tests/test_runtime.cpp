@@ -106,7 +106,7 @@ TEST(Runtime, FactorizationLargerThanGpuMemory) {
 // (LUF must not name them). GPU memory is limited so that LUF chooses victims.
 TEST(Runtime, DartsPoliciesWithRecursiveTasks) {
     if (visible_gpus() == 0) GTEST_SKIP() << "no CUDA device visible: GPU tests skipped";
-    for (const char* sched : {"darts", "darts-lru"}) {
+    for (const char* sched : {"darts", "darts-lru", "darts-wb"}) {
         SCOPED_TRACE(sched);
         RuntimeOptions options = one_small_gpu();
         options.sched = sched;

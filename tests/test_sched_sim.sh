@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Simulated scheduler benchmark smoke test: a 2D product of 30 x 30 tasks on 2 simulated
 # GPUs with 500 MiB each, as in the paper (the 885 MB working set does not fit), under
-# eager, dmdar, DARTS with LUF and DARTS with LRU. Checks that every submitted task ran
+# eager, dmdar, DARTS with LUF, DARTS with LRU and darts-wb (which also writes outputs
+# home as tasks end, asynchronous requests that must all complete). Checks that every submitted task ran
 # exactly once, that the figures are sane, and that DARTS+LUF moves fewer bytes to the
 # GPUs than DARTS+LRU.
 # Usage: tests/test_sched_sim.sh path/to/grain_sched_bench
 set -euo pipefail
 bench=${1:?usage: $0 path/to/grain_sched_bench}
-out=$("$bench" --scenario 2d --gpus 2 --gpu-mem 500 --sizes 30 --sched eager,dmdar,darts,darts-lru 2>/dev/null)
+out=$("$bench" --scenario 2d --gpus 2 --gpu-mem 500 --sizes 30 --sched eager,dmdar,darts,darts-lru,darts-wb 2>/dev/null)
 printf '%s\n' "$out"
 printf '%s\n' "$out" | awk -F';' '
   /^#/ { next }
@@ -32,7 +33,7 @@ printf '%s\n' "$out" | awk -F';' '
   }
   END {
     if (!header) { print "no header line"; bad = 1 }
-    if (rows != 4) { print rows + 0 " result rows, expected 4"; bad = 1 }
+    if (rows != 5) { print rows + 0 " result rows, expected 5"; bad = 1 }
     if (!(h2d["darts"] < h2d["darts-lru"])) {
       print "DARTS+LUF moved " h2d["darts"] " bytes to the GPUs, DARTS+LRU " h2d["darts-lru"] ": LUF should move fewer"; bad = 1
     }

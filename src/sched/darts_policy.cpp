@@ -21,13 +21,21 @@ struct Variant {
     const char* description;
     DartsOptions options;
     bool luf;
+    // A GPU task's write-only outputs are sent home asynchronously as soon as it ends, so
+    // that evicting them later is a free drop instead of a synchronous write-back that
+    // stalls the GPU's worker. Pays when outputs must leave the GPU anyway (the 2D
+    // product); loses when they could stay (outputs left on the GPUs at the end are
+    // never written back within the measured time: the 3D product).
+    bool write_back;
 };
 const Variant variants[] = {
-    {"darts", "DARTS with LUF eviction (grain)", {}, true},
-    {"darts-lru", "DARTS with LRU eviction (grain)", {}, false},
-    {"darts-3inputs", "DARTS, 3inputs variant, with LUF eviction (grain)", {true, false, 1}, true},
-    {"darts-opti", "DARTS, OPTI variant, with LUF eviction (grain)", {false, true, 1}, true},
+    {"darts", "DARTS with LUF eviction (grain)", {}, true, false},
+    {"darts-lru", "DARTS with LRU eviction (grain)", {}, false, false},
+    {"darts-3inputs", "DARTS, 3inputs variant, with LUF eviction (grain)", {true, false, 1}, true, false},
+    {"darts-opti", "DARTS, OPTI variant, with LUF eviction (grain)", {false, true, 1}, true, false},
+    {"darts-wb", "DARTS with LUF eviction, outputs written home as tasks end (grain)", {}, true, true},
 };
+constexpr size_t variant_count = sizeof(variants) / sizeof(variants[0]);
 
 std::atomic<size_t> cpu_max_bytes{0};
 // Planned tasks whose inputs a GPU prefetches when it takes a task (GRAIN_DARTS_PREFETCH;
@@ -58,6 +66,7 @@ struct State {
     Mutex mutex;
     std::unique_ptr<Darts> darts;  // null without GPUs: every task goes the CPU path
     bool luf = false;
+    bool write_back = false;
     std::unordered_map<starpu_data_handle_t, DataId> data_ids;
     std::vector<starpu_data_handle_t> handles;      // per DataId
     std::vector<starpu_task*> tasks;                // per TaskId
@@ -121,6 +130,7 @@ void init(unsigned ctx, const Variant& v) {
     }
     if (gpus > 0) s->darts = std::make_unique<Darts>(gpus, 0, v.options);
     s->resident.resize(size_t(gpus));
+    s->write_back = v.write_back;
 #ifdef STARPU_HAVE_VICTIM_SELECTOR
     s->luf = v.luf;
     if (s->luf) starpu_data_register_victim_selector(select_victim, nullptr, s);
@@ -231,6 +241,16 @@ void post_exec(starpu_task* task, unsigned ctx) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
     const int worker = starpu_worker_get_id();
     if (worker < 0 || s.gpu_of_worker[size_t(worker)] < 0) return;
+    // Only write-only buffers: grain's own tasks update their tiles (STARPU_RW), and
+    // a later task on the tile would wait for such a copy. An asynchronous fetch, not
+    // a prefetch: under SimGrid an idle worker does not start a queued prefetch and the
+    // final unregister would wait for it forever.
+    if (s.write_back)
+        for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+            starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
+            const int home = starpu_data_get_home_node(h);
+            if (STARPU_TASK_GET_MODE(task, i) == STARPU_W && home >= 0) starpu_data_fetch_on_node(h, unsigned(home), 1);
+        }
     std::lock_guard<Mutex> lock(s.mutex);
     const auto it = s.ids.find(task);
     if (it == s.ids.end()) return;
@@ -242,7 +262,9 @@ template <int V>
 void init_variant(unsigned ctx) { init(ctx, variants[V]); }
 
 starpu_sched_policy make_policy(int v) {
-    static void (*const inits[])(unsigned) = {init_variant<0>, init_variant<1>, init_variant<2>, init_variant<3>};
+    static void (*const inits[])(unsigned) = {init_variant<0>, init_variant<1>, init_variant<2>, init_variant<3>,
+                                              init_variant<4>};
+    static_assert(sizeof(inits) / sizeof(inits[0]) == variant_count, "one init per variant");
     starpu_sched_policy p{};
     p.init_sched = inits[v];
     p.deinit_sched = deinit;
@@ -262,11 +284,12 @@ bool is_darts_policy(const std::string& name) {
 }
 
 std::string select_policy(starpu_conf& conf, const std::string& name) {
-    static starpu_sched_policy policies[] = {make_policy(0), make_policy(1), make_policy(2), make_policy(3)};
-    static_assert(sizeof(policies) / sizeof(policies[0]) == sizeof(variants) / sizeof(variants[0]), "one per variant");
+    static starpu_sched_policy policies[] = {make_policy(0), make_policy(1), make_policy(2), make_policy(3),
+                                             make_policy(4)};
+    static_assert(sizeof(policies) / sizeof(policies[0]) == variant_count, "one per variant");
     conf.sched_policy = nullptr;
     conf.sched_policy_name = name.c_str();
-    for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); ++v)
+    for (size_t v = 0; v < variant_count; ++v)
         if (name == variants[v].name) {
             conf.sched_policy = &policies[v];
             conf.sched_policy_name = nullptr;
