@@ -438,8 +438,13 @@ Result run_one(const Options& o, const Scenario& s) {
     }
     r.evictions = r.loads + (long long)s.tasks.size() - resident;
 
-    for (auto h : inputs) starpu_data_unregister(h);
+    // Outputs first: that frees GPU memory, in which prefetches a scheduler issued for
+    // tasks that then ran elsewhere can complete. Such a prefetch keeps its input busy
+    // (unregistering it waits) and is retried only by its GPU's worker, which SimGrid
+    // lets sleep with requests pending: wake the workers before unregistering inputs.
     for (auto h : outputs) starpu_data_unregister(h);
+    starpu_wake_all_blocked_workers();
+    for (auto h : inputs) starpu_data_unregister(h);
     for (const Folded& m : memory) starpu_free_flags(m.ptr, m.bytes, STARPU_MALLOC_SIMULATION_FOLDED);
     starpu_shutdown();
     return r;
