@@ -40,7 +40,8 @@ constexpr size_t variant_count = sizeof(variants) / sizeof(variants[0]);
 std::atomic<size_t> cpu_max_bytes{0};
 // Planned tasks whose inputs a GPU prefetches when it takes a task (GRAIN_DARTS_PREFETCH;
 // 0: DARTS as published, planning only when a GPU has nothing planned). Simulated 2D
-// product on 2 GPUs, N = 10..60: 16 was best of 0, 1, 2, 4, 8, 16, 32.
+// product on 2 GPUs, N = 10..60: 16 was best of 0, 1, 2, 4, 8, 16, 32 (darts-wb at N = 30,
+// 50, 60: of 2, 8, 16, 32, 64). The 4-GPU 3D product prefers 0 (README).
 const size_t prefetch_tasks = [] {
     const char* v = std::getenv("GRAIN_DARTS_PREFETCH");
     return v ? size_t(std::atol(v)) : size_t(16);
