@@ -244,8 +244,9 @@ void post_exec(starpu_task* task, unsigned ctx) {
     if (worker < 0 || s.gpu_of_worker[size_t(worker)] < 0) return;
     // Only write-only buffers: grain's own tasks update their tiles (STARPU_RW), and
     // a later task on the tile would wait for such a copy. An asynchronous fetch, not
-    // a prefetch: under SimGrid an idle worker does not start a queued prefetch and the
-    // final unregister would wait for it forever.
+    // a prefetch (StarPU serves fetch requests first): as a prefetch the simulated 2D
+    // product on 2 GPUs ran at 17155 and 19064 GFlop/s (N = 30, 60), as a fetch 19576
+    // and 20738.
     if (s.write_back)
         for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
             starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
