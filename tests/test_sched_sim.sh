@@ -2,9 +2,9 @@
 # Simulated scheduler benchmark smoke test: a 2D product of 30 x 30 tasks on 2 simulated
 # GPUs with 500 MiB each, as in the paper (the 885 MB working set does not fit), under
 # eager, dmdar, DARTS with LUF, DARTS with LRU and darts-wb (which also writes outputs
-# home as tasks end, asynchronous requests that must all complete). Checks that every submitted task ran
-# exactly once, that the figures are sane, and that DARTS+LUF moves fewer bytes to the
-# GPUs than DARTS+LRU.
+# home as tasks end, asynchronous requests that must all complete). Checks that every
+# submitted task ran exactly once, that the figures are sane, and that DARTS+LUF moves
+# fewer bytes to the GPUs than DARTS+LRU.
 # Usage: tests/test_sched_sim.sh path/to/grain_sched_bench
 set -euo pipefail
 bench=${1:?usage: $0 path/to/grain_sched_bench}

@@ -1,6 +1,7 @@
 #include "darts_policy.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <deque>
@@ -8,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "darts.hpp"
@@ -249,9 +251,10 @@ void post_exec(starpu_task* task, unsigned ctx) {
     // and 20738.
     if (s.write_back)
         for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+            if (STARPU_TASK_GET_MODE(task, i) != STARPU_W) continue;
             starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
             const int home = starpu_data_get_home_node(h);
-            if (STARPU_TASK_GET_MODE(task, i) == STARPU_W && home >= 0) starpu_data_fetch_on_node(h, unsigned(home), 1);
+            if (home >= 0) starpu_data_fetch_on_node(h, unsigned(home), 1);
         }
     std::lock_guard<Mutex> lock(s.mutex);
     const auto it = s.ids.find(task);
@@ -260,23 +263,28 @@ void post_exec(starpu_task* task, unsigned ctx) {
     s.ids.erase(it);
 }
 
-template <int V>
+// StarPU's init_sched gets only the context: one instantiation per variant.
+template <size_t V>
 void init_variant(unsigned ctx) { init(ctx, variants[V]); }
 
-starpu_sched_policy make_policy(int v) {
-    static void (*const inits[])(unsigned) = {init_variant<0>, init_variant<1>, init_variant<2>, init_variant<3>,
-                                              init_variant<4>};
-    static_assert(sizeof(inits) / sizeof(inits[0]) == variant_count, "one init per variant");
+template <size_t V>
+starpu_sched_policy make_policy() {
     starpu_sched_policy p{};
-    p.init_sched = inits[v];
+    p.init_sched = init_variant<V>;
     p.deinit_sched = deinit;
     p.push_task = push;
     p.pop_task = pop;
     p.post_exec_hook = post_exec;
-    p.policy_name = variants[v].name;
-    p.policy_description = variants[v].description;
+    p.policy_name = variants[V].name;
+    p.policy_description = variants[V].description;
     p.worker_type = STARPU_WORKER_LIST;
     return p;
+}
+
+// One policy per entry of `variants`.
+template <size_t... V>
+std::array<starpu_sched_policy, sizeof...(V)> make_policies(std::index_sequence<V...>) {
+    return {make_policy<V>()...};
 }
 
 }  // namespace
@@ -286,9 +294,8 @@ bool is_darts_policy(const std::string& name) {
 }
 
 std::string select_policy(starpu_conf& conf, const std::string& name) {
-    static starpu_sched_policy policies[] = {make_policy(0), make_policy(1), make_policy(2), make_policy(3),
-                                             make_policy(4)};
-    static_assert(sizeof(policies) / sizeof(policies[0]) == variant_count, "one per variant");
+    static std::array<starpu_sched_policy, variant_count> policies =
+        make_policies(std::make_index_sequence<variant_count>());
     conf.sched_policy = nullptr;
     conf.sched_policy_name = name.c_str();
     for (size_t v = 0; v < variant_count; ++v)
