@@ -1,9 +1,9 @@
 #pragma once
 // What a Request tracks: its tasks still to run, and the first failure any of them
 // reported (LAPACK info, 1-based global column).
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
+
+#include "starpu_sync.hpp"
 
 namespace grain::detail {
 
@@ -14,8 +14,8 @@ struct RequestState {
     void drain();  // blocks until no task is pending
     int wait();    // drain(), then info
 
-    std::mutex mutex;
-    std::condition_variable all_done;
+    Mutex mutex;  // StarPU's: drain() waits for workers, also under SimGrid
+    CondVar all_done;
     int64_t pending = 0;
     int64_t info = 0;
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "darts.hpp"
+#include "src/starpu_sync.hpp"
 
 namespace grain::detail::sched {
 
@@ -48,21 +49,6 @@ const size_t prefetch_tasks = [] {
     const char* v = std::getenv("GRAIN_DARTS_PREFETCH");
     return v ? size_t(std::atol(v)) : size_t(16);
 }();
-
-// StarPU's mutex, not std::mutex: under SimGrid, workers are simulated threads that
-// only a StarPU (SimGrid) mutex can block without blocking the whole simulation.
-class Mutex {
-public:
-    Mutex() { starpu_pthread_mutex_init(&m_, nullptr); }
-    ~Mutex() { starpu_pthread_mutex_destroy(&m_); }
-    Mutex(const Mutex&) = delete;
-    Mutex& operator=(const Mutex&) = delete;
-    void lock() { starpu_pthread_mutex_lock(&m_); }
-    void unlock() { starpu_pthread_mutex_unlock(&m_); }
-
-private:
-    starpu_pthread_mutex_t m_;
-};
 
 // The policy's state, kept as the scheduling context's policy data.
 struct State {
