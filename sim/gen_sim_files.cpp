@@ -1,6 +1,7 @@
 // gen_sim_files: writes the StarPU 1.3.10 SimGrid platform and performance models of a
 // V100-like machine with 1, 2 and 4 GPUs (hosts grain-v100-1gpu, -2gpu, -4gpu) into
-// OUTDIR/bus and OUTDIR/codelets/45, the layout StarPU reads from STARPU_PERF_MODEL_DIR.
+// OUTDIR/bus and OUTDIR/codelets/45, the layout StarPU reads from STARPU_PERF_MODEL_DIR,
+// and the platform of a machine of up to 64 CPU cores alone (host grain-cpu).
 //
 //   c++ -std=c++17 -O2 -Wall -Wextra -o /tmp/gen_sim_files sim/gen_sim_files.cpp
 //   /tmp/gen_sim_files sim
@@ -28,6 +29,7 @@ constexpr double pcie_latency_us = 10;                       // per transfer
 constexpr unsigned long long gpu_memsize = 16ULL << 30;      // 16 GiB; the bench limits it
 constexpr int maxnodes = 32;                                 // STARPU_MAXNODES of our build
 constexpr int ncpu_hosts = 4;                                // CPU hosts StarPU may look up
+constexpr int cpu_machine_cores = 64;                        // grain-cpu: STARPU_NCPU <= this
 constexpr int samples = 100;                                 // >= STARPU_CALIBRATE_MINIMUM
 
 // StarPU's big-endian CRC32C (src/common/hash.c), on the bytes of a uint32 as they lie
@@ -154,7 +156,7 @@ void write_matrix(const std::filesystem::path& path, int gpus, double host_gpu, 
 // shared host link. SPLITDUPLEX makes that link full-duplex (one resource per direction),
 // so write-backs do not slow loads down, as on PCIe. No peer copies (memcpy_peer 0): GPU
 // to GPU goes through RAM, as the DARTS paper's transfer counts assume.
-void write_platform(const std::filesystem::path& path, int gpus) {
+void write_platform(const std::filesystem::path& path, int gpus, int cpus = ncpu_hosts) {
     FILE* f = open_or_die(path);
     const double bw = pcie_bytes_per_s;
     std::fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
@@ -170,11 +172,16 @@ void write_platform(const std::filesystem::path& path, int gpus) {
     std::fprintf(f, " </config>\n");
     std::fprintf(f, " <zone id=\"AS0\" routing=\"Full\">\n");
     std::fprintf(f, "  <host id=\"MAIN\" speed=\"1f\"/>\n  <host id=\"RAM\" speed=\"1f\"/>\n");
-    for (int c = 0; c < ncpu_hosts; ++c) std::fprintf(f, "  <host id=\"CPU%d\" speed=\"2000000000f\"/>\n", c);
+    for (int c = 0; c < cpus; ++c) std::fprintf(f, "  <host id=\"CPU%d\" speed=\"2000000000f\"/>\n", c);
     for (int g = 0; g < gpus; ++g) {
         std::fprintf(f, "  <host id=\"CUDA%d\" speed=\"2000000000f\">\n", g);
         std::fprintf(f, "    <prop id=\"memsize\" value=\"%llu\"/>\n", gpu_memsize);
         std::fprintf(f, "    <prop id=\"memcpy_peer\" value=\"0\"/>\n  </host>\n");
+    }
+    if (gpus == 0) {  // CPU cores alone: nothing moves
+        std::fprintf(f, " </zone>\n</platform>\n");
+        std::fclose(f);
+        return;
     }
     std::fprintf(f, "  <link id=\"Host\" bandwidth=\"%.0fBps\" latency=\"0s\" sharing_policy=\"SPLITDUPLEX\"/>\n", bw);
     for (int g = 0; g < gpus; ++g) {
@@ -211,6 +218,11 @@ int main(int argc, char** argv) {
         write_matrix(bus / (host + ".latency"), gpus, pcie_latency_us, 2 * pcie_latency_us);
         for (const Model& model : models) write_model(codelets, model, gpus);
     }
+    // grain-cpu: CPU cores alone, for grain_testing's simulated runs (scripts/sim-testing.sh);
+    // its kernel models are measured ones (sim/README.md), not written here.
+    write_platform(bus / "grain-cpu.platform.v4.xml", 0, cpu_machine_cores);
+    write_matrix(bus / "grain-cpu.bandwidth", 0, 0, 0);
+    write_matrix(bus / "grain-cpu.latency", 0, 0, 0);
     std::printf("tile kernel %.2f us; footprints: 2d task %08x, 3 tiles %08x, 4 tiles %08x, 2 tiles %08x\n",
                 kernel_us, task_footprint(panel_product), task_footprint(tiles(3)), task_footprint(tiles(4)),
                 task_footprint(tiles(2)));

@@ -197,6 +197,12 @@ Options parse(int argc, char** argv) {
             throw usage_error("unknown option " + arg);
         }
     }
+#ifdef STARPU_SIMGRID
+    // A simulated machine times kernels from models and runs none of them.
+    if (o.check || o.vendor)
+        throw usage_error(std::string(o.check ? "--check" : "--vendor") +
+                          ": this grain_testing is built against a simulating StarPU (SimGrid), where kernels do not run");
+#endif
     if (o.op.empty()) throw usage_error("missing -o/--op");
     if (o.n.empty()) throw usage_error("missing -n");
     if (!m_set) o.m = {0};  // 0: same as n
