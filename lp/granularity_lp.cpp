@@ -55,8 +55,6 @@ void GranularityLp::build(const Shape& shape) {
     glp_add_cols(problem_, at.columns());
     glp_add_rows(problem_, at.rows());
     for (int c = 1; c <= at.columns(); ++c) glp_set_col_bnds(problem_, c, GLP_LO, 0, 0);
-    for (int t = 0; t < shape.types; ++t)  // (2): no split at the last level
-        glp_set_col_bnds(problem_, at.split(t, shape.levels - 1), GLP_FX, 0, 0);
     glp_set_obj_coef(problem_, at.makespan(), 1);
     for (int u = 0; u < shape.units; ++u) glp_set_row_bnds(problem_, at.time_row(u), GLP_UP, 0, 0);
 }
@@ -74,6 +72,21 @@ Solution GranularityLp::solve(const Inputs& in) {
     // Rows are rewritten whole at each solve: at most T + L*T*... entries each, cheap.
     std::vector<int> index(size_t(at.columns()) + 1);
     std::vector<double> value(size_t(at.columns()) + 1);
+    // (2), and a split that creates nothing is no way to be rid of a task: such (t, l)
+    // cannot split. leaves[t][l]: kernels one (t, l) task becomes when split to the last
+    // level, the most it can give; their sum over the pending tasks caps (4).
+    std::vector<double> leaves(in.pending.size(), 1);
+    double most_tasks = 0;
+    for (int l = s.levels - 1; l >= 0; --l)
+        for (int p = 0; p < s.types; ++p) {
+            double created = 0;
+            if (l + 1 < s.levels)
+                for (int t = 0; t < s.types; ++t)
+                    created += in.children[size_t((t * s.types + p) * s.levels + l + 1)] * leaves[size_t(t * s.levels + l + 1)];
+            if (created > 0) leaves[size_t(p * s.levels + l)] = created;
+            glp_set_col_bnds(problem_, at.split(p, l), created > 0 ? GLP_LO : GLP_FX, 0, 0);
+            most_tasks += in.pending[size_t(p * s.levels + l)] * leaves[size_t(p * s.levels + l)];
+        }
     for (int t = 0; t < s.types; ++t) {
         for (int l = 0; l < s.levels; ++l) {  // (1)
             int n = 0;
@@ -86,9 +99,15 @@ Solution GranularityLp::solve(const Inputs& in) {
                 }
             }
             glp_set_mat_row(problem_, at.count_row(t, l), n, index.data(), value.data());
-            glp_set_row_bnds(problem_, at.count_row(t, l), GLP_LO, in.pending[size_t(t * s.levels + l)], 0);
+            const double tasks = in.pending[size_t(t * s.levels + l)];
+            glp_set_row_bnds(problem_, at.count_row(t, l), GLP_FX, tasks, tasks);
         }
     }
+    // (4) asks for no more tasks than the pending work can give, shared out in
+    // proportion, so that it never makes the problem infeasible.
+    double wanted = 0;
+    for (int u = 0; u < s.units; ++u) wanted += in.workers[size_t(u)] * in.min_tasks[size_t(u)];
+    const double share = wanted > most_tasks ? most_tasks / wanted : 1;
     for (int u = 0; u < s.units; ++u) {  // (3) and (4)
         int n = 0, m = 0;
         std::vector<int> min_index(size_t(s.types * s.levels) + 1);
@@ -102,7 +121,7 @@ Solution GranularityLp::solve(const Inputs& in) {
         index[size_t(++n)] = at.makespan(), value[size_t(n)] = -in.available[size_t(u)] * in.workers[size_t(u)];
         glp_set_mat_row(problem_, at.time_row(u), n, index.data(), value.data());
         glp_set_mat_row(problem_, at.min_row(u), m, min_index.data(), ones.data());
-        const double minimum = in.workers[size_t(u)] * in.min_tasks[size_t(u)];
+        const double minimum = in.workers[size_t(u)] * in.min_tasks[size_t(u)] * share;
         glp_set_row_bnds(problem_, at.min_row(u), minimum > 0 ? GLP_LO : GLP_FR, minimum, 0);
     }
 

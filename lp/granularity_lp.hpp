@@ -4,13 +4,18 @@
 // how many to split, to minimize the completion time exT of the pending work.
 //
 //   minimize exT subject to
-//   (1) for every t, l:  sum_u Ne[t][l][u] + Ns[t][l] - sum_p nch[t][p][l] * Ns[p][l-1] >= Ntot[t][l]
+//   (1) for every t, l:  sum_u Ne[t][l][u] + Ns[t][l] - sum_p nch[t][p][l] * Ns[p][l-1] = Ntot[t][l]
 //   (2) for every t:     Ns[t][L] = 0                      (no split at the last level)
 //   (3) for every u:     sum_{t,l} Ex[t][l][u] * Ne[t][l][u] - Idle[u] * R[u] * exT <= 0
-//   (4) for every u:     sum_{t,l} Ne[t][l][u] >= R[u] * MinN[u]   (a lower bound, whatever
-//                        the slides' typesetting)
-// All variables are >= 0. The model is built once per shape and its coefficients and
-// bounds are updated for each solve.
+//   (4) for every u:     sum_{t,l} Ne[t][l][u] >= R[u] * MinN[u] * c   (a lower bound,
+//                        whatever the slides' typesetting)
+// All variables are >= 0. (1) is an equality where the slides write >=: with >=, the
+// LP may execute tasks that do not exist, and meets (4) with cheap phantom kernels
+// instead of splitting (on CPU cores alone it then never splits). c <= 1 scales (4)
+// down to what splitting every pending task to the last level gives, so that the
+// problem stays feasible; Ns[t][l] is also 0 where a split of (t, l) creates nothing.
+// The model is built once per shape and its coefficients and bounds are updated for
+// each solve.
 #include <glpk.h>
 
 #include <cstdint>

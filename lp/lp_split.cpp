@@ -16,9 +16,11 @@ namespace {
 
 constexpr int kinds = int(Kernel::Count);
 // Ready tasks each worker should have; below this the workers "lack tasks", and the
-// LP's minimal work per processing-unit type (MinN). Measured on 2 cores (dpotrf
-// n=4096 and 8192, ladder 2048..256): 2 starves the cores, 8 is the best of 2, 4, 8, 16.
-constexpr double tasks_per_worker = 8;
+// LP's minimal work per processing-unit type (MinN). Simulated dpotrf and dgetrf_nopiv
+// n=4096 and 8192, ladder 2048..256, on 2 to 16 cores (scripts/sim-testing.sh): 8 loses
+// up to 30% to the best fixed tile size on 16 cores, 16 up to 4% on 2 cores, 12 stays
+// within 2% of it from 2 to 16.
+constexpr double tasks_per_worker = 12;
 // GPUs need fewer tasks each: two keep one running while the next one's data loads.
 constexpr double tasks_per_gpu = 2;
 

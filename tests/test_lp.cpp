@@ -77,6 +77,48 @@ TEST(Lp, MinimumWorkForcesSplits) {
     EXPECT_EQ(ratio(in, s, 0, 1), 0);  // never at the last level
 }
 
+// The minimum is met with tasks that exist: here one large task of type 0, while type 1
+// (nothing pending) would be almost free to run. The LP must split the large task, not
+// count phantom kernels of type 1 (the model with >= in (1) did, and never split).
+TEST(Lp, MinimumWorkIsMetByRealTasksOnly) {
+    Inputs in = blank(2, 2, 1);
+    pending(in, 0, 0) = 1;
+    children(in, 0, 0, 1) = 8;
+    duration(in, 0, 0, 0) = 8, duration(in, 0, 1, 0) = 1.2;
+    duration(in, 1, 0, 0) = 1e-6, duration(in, 1, 1, 0) = 1e-6;
+    in.workers[0] = 4;
+    in.min_tasks[0] = 2;
+    GranularityLp lp;
+    const Solution s = lp.solve(in);
+    ASSERT_TRUE(s.solved);
+    EXPECT_NEAR(ratio(in, s, 0, 0), 1, 1e-9);
+    EXPECT_NEAR(executed(in, s, 0, 1, 0), 8, 1e-9);
+    EXPECT_NEAR(executed(in, s, 1, 0, 0) + executed(in, s, 1, 1, 0), 0, 1e-9);
+}
+
+// More tasks wanted than the pending work can give even split to the last level: the
+// minimum shrinks to what it can give (everything split), and the LP stays feasible.
+// A type whose split creates nothing cannot be split away.
+TEST(Lp, MinimumWorkBeyondWhatSplittingGivesStaysFeasible) {
+    Inputs in = blank(2, 3, 1);
+    pending(in, 0, 0) = 1;
+    children(in, 0, 0, 1) = 4, children(in, 0, 0, 2) = 4;  // 16 kernels at the last level
+    pending(in, 1, 1) = 3;  // no children: must run
+    for (int t = 0; t < 2; ++t)
+        for (int l = 0; l < 3; ++l) duration(in, t, l, 0) = 1;
+    in.workers[0] = 16;
+    in.min_tasks[0] = 8;  // 128 wanted, 19 possible
+    GranularityLp lp;
+    const Solution s = lp.solve(in);
+    ASSERT_TRUE(s.solved);
+    EXPECT_NEAR(ratio(in, s, 0, 0), 1, 1e-9);
+    EXPECT_NEAR(ratio(in, s, 0, 1), 1, 1e-9);
+    EXPECT_NEAR(executed(in, s, 0, 2, 0), 16, 1e-9);
+    EXPECT_NEAR(executed(in, s, 1, 1, 0), 3, 1e-9);
+    EXPECT_EQ(ratio(in, s, 1, 1), 0);
+    EXPECT_EQ(lp.failures(), 0);
+}
+
 // The slides: GEMM, TRSM and SYRK tiles, one GPU about 380, 307 and 343 times as fast
 // as one CPU core; a split makes 8 GEMMs, or 4 TRSMs + 2 GEMMs, or 4 SYRKs + 2 GEMMs,
 // of an eighth of the work each. GPUs lose efficiency on small tiles; CPU cores do not.

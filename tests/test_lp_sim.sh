@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The lp split policy adapts the granularity to the machine: on simulated CPU cores
+# (scripts/sim-testing.sh; kernels timed from sim/ models, deterministic), a dpotrf
+# n=4096 on the ladder 2048..256 must run a larger share of its kernels at the finest
+# scale on 16 cores than on 2, and at least 95% of them at 256 on 16 cores (where the
+# best fixed tile size is 256; on 2 cores it is 512). Before the LP counted only real
+# tasks (it met its MinN with phantom kernels), 16 cores ran 9% of their kernels at 512
+# (a smaller share at 256 than 2 cores: 0.909 against 0.925), at 0.70 of the GFlop/s of
+# nb=256; now 16 cores run all at 256 and 2 cores 0.907.
+# Usage: tests/test_lp_sim.sh path/to/simulation/build
+set -euo pipefail
+build=${1:?usage: $0 path/to/simulation/build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+finest_share() {  # cores -> share of kernels at level 3, from the driver's row
+  bash "$root/scripts/sim-testing.sh" --build "$build" --cpus "$1" -o potrf -n 4096 \
+    --scales 2048,1024,512,256 --split lp 2>/dev/null | awk -F';' '
+    $1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    /^#/ { next }
+    {
+      if ($col["info"] != 0) { print "info " $col["info"] > "/dev/stderr"; exit 1 }
+      total = 0
+      for (l = 0; l < 4; l++) total += $col["tasks_l" l]
+      if (total == 0) { print "no kernel ran" > "/dev/stderr"; exit 1 }
+      printf "%.4f\n", $col["tasks_l3"] / total
+    }'
+}
+two=$(finest_share 2)
+sixteen=$(finest_share 16)
+echo "share of kernels at 256: 2 cores $two, 16 cores $sixteen"
+awk -v a="$two" -v b="$sixteen" 'BEGIN {
+  if (a == "" || b == "") { print "FAILED: a run gave no row"; exit 1 }
+  if (!(b > a)) { print "FAILED: 16 cores do not split finer than 2"; exit 1 }
+  if (!(b >= 0.95)) { print "FAILED: 16 cores run less than 95% of their kernels at 256"; exit 1 }
+}'
