@@ -17,9 +17,11 @@ namespace {
 constexpr int kinds = int(Kernel::Count);
 // Ready tasks each worker should have; below this the workers "lack tasks", and the
 // LP's minimal work per processing-unit type (MinN). Simulated dpotrf and dgetrf_nopiv
-// n=4096 and 8192, ladder 2048..256, on 2 to 16 cores (scripts/sim-testing.sh): 8 loses
-// up to 30% to the best fixed tile size on 16 cores, 16 up to 4% on 2 cores, 12 stays
-// within 2% of it from 2 to 16.
+// n=4096 and 8192, ladder 2048..256, on 2, 4, 8 and 16 cores (scripts/sim-testing.sh),
+// lp against the best fixed tile size: 8 gives 0.70-1.05 (0.70 and 0.83 on 16 cores),
+// 16 gives 0.96-1.06 (its losses on 2 and 4 cores), 12 gives 0.86-1.06 (0.86 for
+// getrf_nopiv n=8192 on 4 cores, all others >= 0.94). On the real 2 cores 8 and 12 are
+// within run-to-run noise of each other.
 constexpr double tasks_per_worker = 12;
 // GPUs need fewer tasks each: two keep one running while the next one's data loads.
 constexpr double tasks_per_gpu = 2;
