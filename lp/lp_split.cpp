@@ -18,11 +18,10 @@ constexpr int kinds = int(Kernel::Count);
 // Ready tasks each worker should have; below this the workers "lack tasks", and the
 // LP's minimal work per processing-unit type (MinN). Simulated dpotrf and dgetrf_nopiv
 // n=4096 and 8192, ladder 2048..256, on 2, 4, 8 and 16 cores (scripts/sim-testing.sh),
-// lp against the best fixed tile size: 8 gives 0.70-1.05 (0.70 and 0.83 on 16 cores),
-// 16 gives 0.96-1.06 (its losses on 2 and 4 cores), 12 gives 0.86-1.06 (0.86 for
-// getrf_nopiv n=8192 on 4 cores, all others >= 0.94). On the real 2 cores 8 and 12 are
-// within run-to-run noise of each other.
-constexpr double tasks_per_worker = 12;
+// lp against the best fixed tile size: 16 gives 0.95-1.06; 12 gives 0.79-1.06 (0.79
+// and 0.91 for n=4096 on 16 cores, where a few 512 tiles left whole hold up the end of
+// the run). On the real 2 cores 12 and 16 are within run-to-run noise of each other.
+constexpr double tasks_per_worker = 16;
 // GPUs need fewer tasks each: two keep one running while the next one's data loads.
 constexpr double tasks_per_gpu = 2;
 
@@ -41,11 +40,19 @@ class LpSplit final : public SplitPolicy {
 public:
     explicit LpSplit(int period) : period_(period), start_(std::chrono::steady_clock::now()) {}
 
+    // Solves at the first decision (after a reset too), then at the first decision
+    // after `period` more tasks were submitted (split or not, any level, as the slides
+    // count them: counting decisions alone, potrf n=4096 on the ladder 2048..256 solved
+    // 3 times and took a third of its decisions on ratios from one pending task).
     bool split(const TaskSite& site, const Counters& counters) override {
         if (!site.scales) return false;
         if (site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_)
             learn_ladder(site);
-        if (decisions_since_solve_++ % period_ == 0) solve(counters);
+        const int64_t submitted = submitted_tasks(counters);
+        if (stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_) {
+            solved_at_ = submitted;
+            solve(counters);
+        }
         const size_t k = size_t(int(site.op) * levels_ + site.level);
         ++decided_[k];
         if (longer_than_the_rest(k, counters)) {
@@ -154,7 +161,7 @@ private:
         ++stats_.solves;
         stats_.failures = lp_.failures();
         stats_.ratios = targets_;
-        stats_.history.push_back({std::chrono::duration<double>(t0 - start_).count(),
+        stats_.history.push_back({std::chrono::duration<double>(t0 - start_).count(), solved_at_,
                                   std::chrono::duration<double, std::milli>(t1 - t0).count(), solution.solved,
                                   inputs_.pending, targets_});
     }
@@ -175,6 +182,13 @@ private:
         return inputs_.duration[k] * inputs_.workers[0] > work;
     }
 
+    int64_t submitted_tasks(const Counters& counters) const {
+        int64_t submitted = 0;
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l) submitted += counters.at(Kernel(t), l).submitted;
+        return submitted;
+    }
+
     // Whether the ready tasks not yet started are fewer than the workers should have.
     bool workers_lack_tasks(const Counters& counters) const {
         int64_t waiting = 0;
@@ -187,7 +201,7 @@ private:
     }
 
     int period_;
-    int64_t decisions_since_solve_ = 0;
+    int64_t solved_at_ = 0;  // tasks submitted at the last solve
     int levels_ = 0;
     std::vector<int> scales_;
     bool double_precision_ = true;

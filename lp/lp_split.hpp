@@ -1,5 +1,5 @@
 #pragma once
-// The "lp" split policy: every `period` decisions it re-solves the granularity LP
+// The "lp" split policy: every `period` submitted tasks it re-solves the granularity LP
 // with the pending tasks per (type, level), the tasks one split creates (learned from
 // the algorithms in counting mode) and the kernels' durations (StarPU history models,
 // else flop-rate estimates); then it splits a task while the observed split ratio of its

@@ -36,7 +36,7 @@ public:
 };
 
 // "none", "all", "depth:D", "random:P[:SEED]", "lp" (re-solving the granularity LP
-// every lp_period decisions); throws grain::invalid_argument naming `argument` for
+// every lp_period submitted tasks); throws grain::invalid_argument naming `argument` for
 // anything else.
 std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument, int lp_period);
 

@@ -72,7 +72,7 @@ const char* usage_text =
     "      --scales LIST    ladder of tile scales, largest first (replaces -b), e.g. 2048,1024,512\n"
     "      --split POLICY   none, all, depth:D, random:P[:SEED] [GRAIN_SPLIT, none]\n"
     "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 16 per worker]\n"
-    "      --lp-period N    split policy lp: decisions between LP solves [GRAIN_LP_PERIOD, 50]\n"
+    "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
     "      --lp-stats FILE  split policy lp: write every solve (time, inputs, ratios) as CSV\n"
     "  -v                   also print the LP's final split ratios per (operation, level)\n"
     "      --niter N        runs of each case                [1]\n"
@@ -595,7 +595,7 @@ public:
         if (path.empty()) return;
         file_ = std::fopen(path.c_str(), "w");
         if (!file_) throw usage_error("cannot write --lp-stats file " + path);
-        std::fprintf(file_, "run;solve;at_s;solve_ms;solved;operation;level;pending;ratio\n");
+        std::fprintf(file_, "run;solve;at_s;submitted;solve_ms;solved;operation;level;pending;ratio\n");
     }
     ~LpStatsFile() {
         if (file_) std::fclose(file_);
@@ -608,7 +608,8 @@ public:
             for (size_t op = 0; op < s.operations.size(); ++op)
                 for (int l = 0; l < levels; ++l) {
                     const size_t k = op * size_t(levels) + size_t(l);
-                    std::fprintf(file_, "%zu;%zu;%.6f;%.4f;%d;%s;%d;%g;%.4f\n", run, i, solve.at, solve.milliseconds,
+                    std::fprintf(file_, "%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f\n", run, i, solve.at,
+                                 static_cast<long long>(solve.submitted), solve.milliseconds,
                                  int(solve.solved), s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k]);
                 }
         }

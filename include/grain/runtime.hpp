@@ -22,13 +22,14 @@ struct RuntimeOptions {
     // Split policy of the recursive tasks (for matrices with several tile scales):
     // "none", "all", "depth:D" (split down to level D), "random:P[:SEED]" (split each
     // task with probability P), "lp" (ratios from a linear program re-solved every
-    // lp_period decisions). Empty: GRAIN_SPLIT, else "none".
+    // lp_period submitted tasks). Empty: GRAIN_SPLIT, else "none".
     std::string split;
     // Submission window: the submitting thread waits while this many kernel tasks are
     // in flight, so that split decisions see the machine's state. 0: unbounded;
     // -1: GRAIN_WINDOW, else 16 per worker.
     int window = -1;
-    // Split policy "lp": decisions between two solves of the granularity LP.
+    // Split policy "lp": tasks submitted (split or not) between two solves of the
+    // granularity LP.
     // -1: GRAIN_LP_PERIOD, else 50.
     int lp_period = -1;
 };

@@ -17,6 +17,7 @@ struct TaskCounts {
 // One solve of the granularity LP (split policy "lp").
 struct LpSolve {
     double at = 0;                // seconds since the policy started or was reset
+    int64_t submitted = 0;        // tasks submitted by then (split or not, every level)
     double milliseconds = 0;      // building the model and glp_simplex
     bool solved = false;
     std::vector<double> pending;  // its inputs: pending tasks, [operation * levels + level]
