@@ -177,11 +177,14 @@ Runtime::Runtime(const RuntimeOptions& options) {
 #ifdef GRAIN_USE_CUDA
     if (ngpu_ > 0) detail::cuda::start_workers();
 #endif
-    // Each task runs single-threaded BLAS, so that workers do not oversubscribe the
-    // cores; OpenBLAS's thread count is process-wide, so it is restored at the end.
-    const Setting window = resolve(options.window, "window", {"GRAIN_WINDOW"}, 16 * ncpu_);
+    // Twice the ready tasks per worker the lp policy wants (MinN): with a window of as
+    // many as it wants, its LP had to split to find them, whatever the machine
+    // (dpotrf n=8192 on 2 cores: 0.95 of nb=512 with 16 per worker, 1.00 with 32).
+    const Setting window = resolve(options.window, "window", {"GRAIN_WINDOW"}, 32 * ncpu_);
     recursion->set_window(window.value);
     recursion_ = std::move(recursion);
+    // Each task runs single-threaded BLAS, so that workers do not oversubscribe the
+    // cores; OpenBLAS's thread count is process-wide, so it is restored at the end.
     saved_blas_threads_ = openblas_get_num_threads();
     openblas_set_num_threads(1);
     runtime_alive = true;

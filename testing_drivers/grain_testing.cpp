@@ -71,7 +71,7 @@ const char* usage_text =
     "  -b, --nb LIST        tile sizes                       [320]\n"
     "      --scales LIST    ladder of tile scales, largest first (replaces -b), e.g. 2048,1024,512\n"
     "      --split POLICY   none, all, depth:D, random:P[:SEED] [GRAIN_SPLIT, none]\n"
-    "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 16 per worker]\n"
+    "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per worker]\n"
     "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
     "      --lp-stats FILE  split policy lp: write every solve (time, inputs, ratios) as CSV\n"
     "  -v                   also print the LP's final split ratios per (operation, level)\n"
