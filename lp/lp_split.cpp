@@ -18,9 +18,12 @@ constexpr int kinds = int(Kernel::Count);
 // Ready tasks each worker should have; below this the workers "lack tasks", and the
 // LP's minimal work per processing-unit type (MinN). Simulated dpotrf and dgetrf_nopiv
 // n=4096 and 8192, ladder 2048..256, on 2, 4, 8 and 16 cores (scripts/sim-testing.sh),
-// lp against the best fixed tile size: 16 gives 0.95-1.06; 12 gives 0.79-1.06 (0.79
-// and 0.91 for n=4096 on 16 cores, where a few 512 tiles left whole hold up the end of
-// the run). On the real 2 cores 12 and 16 are within run-to-run noise of each other.
+// lp against the best fixed tile size, with a window of 16 tasks per worker: 16 gives
+// 0.95-1.06; 12 gives 0.79-1.06 (0.79 and 0.91 for n=4096 on 16 cores, where a few 512
+// tiles left whole hold up the end of the run). With the window at 32 per worker (the
+// default) and the ready-work guard below, 16 gives 1.00-1.06 but for getrf_nopiv
+// n=8192 on 8 cores (0.90: 1024 gemms kept whole on the panel's critical path while
+// many tasks were ready). On the real 2 cores 12 and 16 are within noise.
 constexpr double tasks_per_worker = 16;
 // GPUs need fewer tasks each: two keep one running while the next one's data loads.
 constexpr double tasks_per_gpu = 2;
@@ -101,6 +104,7 @@ private:
             }
         inputs_.duration.assign(tl * size_t(units), std::nan(""));
         calibrated_.assign(tl * size_t(units), false);
+        queried_at_.assign(tl * size_t(units), -1);
         inputs_.pending.assign(tl, 0);
         for (const Unit& u : units_) {
             inputs_.workers.push_back(double(starpu_worker_get_count_by_type(u.type)));
@@ -113,18 +117,28 @@ private:
 
     // Durations per (type, level, unit type) on one worker of the type: the history
     // model's where it has one, else scaled by flops from a calibrated level of the
-    // same type and unit, else the unit's flop rate.
-    void update_durations() {
+    // same type and unit, else the unit's flop rate. A model without history is asked
+    // again only once tasks of its kind finished (the only way it gains measurements):
+    // asking costs a handle registration, and kinds the algorithm never runs (getrf_nopiv
+    // in a potrf) made every solve 8 times slower.
+    void update_durations(const Counters& counters) {
         const size_t units = units_.size();
         for (size_t u = 0; u < units; ++u) {
             const int worker = starpu_worker_get_by_type(units_[u].type, 0);
             for (int t = 0; t < kinds; ++t) {
                 auto at = [&](int l) { return size_t(t * levels_ + l) * units + u; };
                 std::vector<double> measured(static_cast<size_t>(levels_));
-                for (int l = 0; l < levels_; ++l)
-                    measured[size_t(l)] = calibrated_[at(l)]
-                                              ? inputs_.duration[at(l)]
-                                              : history_duration(Kernel(t), double_precision_, scales_[size_t(l)], worker);
+                for (int l = 0; l < levels_; ++l) {
+                    const int64_t finished = counters.at(Kernel(t), l).finished;
+                    if (calibrated_[at(l)]) {
+                        measured[size_t(l)] = inputs_.duration[at(l)];
+                    } else if (queried_at_[at(l)] != finished) {
+                        queried_at_[at(l)] = finished;
+                        measured[size_t(l)] = history_duration(Kernel(t), double_precision_, scales_[size_t(l)], worker);
+                    } else {
+                        measured[size_t(l)] = std::nan("");
+                    }
+                }
                 double seconds_per_flop = 1 / units_[u].estimated_flops;
                 for (int l = 0; l < levels_; ++l)
                     if (!std::isnan(measured[size_t(l)]))
@@ -142,7 +156,7 @@ private:
 
     void solve(const Counters& counters) {
         const auto t0 = std::chrono::steady_clock::now();
-        update_durations();
+        update_durations(counters);
         for (int t = 0; t < kinds; ++t)
             for (int l = 0; l < levels_; ++l)
                 inputs_.pending[size_t(t * levels_ + l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()));
@@ -212,6 +226,7 @@ private:
     lp::Inputs inputs_;
     std::vector<Unit> units_;      // CPU, then CUDA where there are GPUs
     std::vector<bool> calibrated_;  // per duration
+    std::vector<int64_t> queried_at_;  // per duration: tasks of its kind finished when last asked
     std::vector<double> targets_;
     std::vector<bool> known_;  // whether the last solve gave (type, level) any task
     std::vector<int64_t> decided_, split_;  // per (type, level), since the last solve
