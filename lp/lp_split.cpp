@@ -119,8 +119,8 @@ private:
     // model's where it has one, else scaled by flops from a calibrated level of the
     // same type and unit, else the unit's flop rate. A model without history is asked
     // again only once tasks of its kind finished (the only way it gains measurements):
-    // asking costs a handle registration, and kinds the algorithm never runs (getrf_nopiv
-    // in a potrf) made every solve 8 times slower.
+    // asking costs a handle registration and a task, and kinds the algorithm never runs
+    // (getrf_nopiv in a potrf) were asked at every solve.
     void update_durations(const Counters& counters) {
         const size_t units = units_.size();
         for (size_t u = 0; u < units; ++u) {
