@@ -51,7 +51,7 @@ public:
         if (!site.scales) return false;
         if (site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_)
             learn_ladder(site);
-        const int64_t submitted = submitted_tasks(counters);
+        const int64_t submitted = int64_t(submitted_tasks(counters));
         if (stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_) {
             solved_at_ = submitted;
             solve(counters);
@@ -189,32 +189,30 @@ private:
     // and ran at 0.81 of nb=256.)
     bool longer_than_the_rest(size_t k, const Counters& counters) const {
         if (units_.size() != 1) return false;
-        double work = 0;
-        for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) {
-                const TaskCounters& c = counters.at(Kernel(t), l);
-                const int64_t queued = std::max<int64_t>(0, c.ready - c.finished);
-                work += double(queued) * inputs_.duration[size_t(t * levels_ + l)];
-            }
+        const double work = sum_over_kinds(counters, [&](const TaskCounters& c, size_t kind) {
+            return double(std::max<int64_t>(0, c.ready - c.finished)) * inputs_.duration[kind];
+        });
         return inputs_.duration[k] * inputs_.workers[0] > work;
     }
 
-    int64_t submitted_tasks(const Counters& counters) const {
-        int64_t submitted = 0;
-        for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) submitted += counters.at(Kernel(t), l).submitted;
-        return submitted;
+    double submitted_tasks(const Counters& counters) const {
+        return sum_over_kinds(counters, [](const TaskCounters& c, size_t) { return double(c.submitted); });
     }
 
     // Whether the ready tasks not yet started are fewer than the workers should have.
     bool workers_lack_tasks(const Counters& counters) const {
-        int64_t waiting = 0;
+        const double waiting =
+            sum_over_kinds(counters, [](const TaskCounters& c, size_t) { return double(c.ready - c.started); });
+        return waiting < cpu_unit.min_tasks * inputs_.workers[0];
+    }
+
+    // f(counters, index of the kind) summed over the kinds (type, level) of the ladder.
+    template <typename F>
+    double sum_over_kinds(const Counters& counters, F f) const {
+        double sum = 0;
         for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) {
-                const TaskCounters& c = counters.at(Kernel(t), l);
-                waiting += c.ready - c.started;
-            }
-        return double(waiting) < cpu_unit.min_tasks * inputs_.workers[0];
+            for (int l = 0; l < levels_; ++l) sum += f(counters.at(Kernel(t), l), size_t(t * levels_ + l));
+        return sum;
     }
 
     int period_;

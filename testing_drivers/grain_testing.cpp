@@ -70,7 +70,7 @@ const char* usage_text =
     "      --nrhs LIST      right-hand sides                 [1]\n"
     "  -b, --nb LIST        tile sizes                       [320]\n"
     "      --scales LIST    ladder of tile scales, largest first (replaces -b), e.g. 2048,1024,512\n"
-    "      --split POLICY   none, all, depth:D, random:P[:SEED] [GRAIN_SPLIT, none]\n"
+    "      --split POLICY   none, all, depth:D, random:P[:SEED], lp [GRAIN_SPLIT, none]\n"
     "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per worker]\n"
     "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
     "      --lp-stats FILE  split policy lp: write every solve (time, inputs, ratios) as CSV\n"

@@ -6,8 +6,8 @@
 # best fixed tile size is 256; on 2 cores it is 512). Before the LP counted only real
 # tasks (it met its MinN with phantom kernels), 16 cores ran 9% of their kernels at 512
 # (a smaller share at 256 than 2 cores: 0.909 against 0.925), at 0.70 of the GFlop/s of
-# nb=256; now (MinN 16, a solve every 50 submitted tasks) 16 cores run 0.999 of them at
-# 256 and 2 cores 0.981.
+# nb=256; now (MinN 16, a solve every 50 submitted tasks, window 32 per core) 16 cores
+# run all of them at 256 and 2 cores 0.942.
 # Usage: tests/test_lp_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}
