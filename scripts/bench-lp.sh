@@ -34,18 +34,19 @@ fi
 
 # This machine's run-to-run noise (a few %) is as large as the differences measured:
 # the candidates run interleaved, REPS rounds of one process each, and the first
-# iteration of each process (warm-up) is dropped.
+# iteration of each process (warm-up) is dropped. The paired ratio is the median over rounds
+# of lp / best fixed within the round (the mean of its two timed iterations each).
 reps=${GRAIN_BENCH_REPS:-5}
 echo "# automatic granularity: lp vs the best fixed tile size, median GFlop/s over $reps interleaved rounds of --niter 3 (first dropped)"
 for case in ${GRAIN_BENCH_CASES:-potrf:4096 potrf:8192 getrf_nopiv:4096 getrf_nopiv:8192}; do
   op=${case%%:*} n=${case#*:}
   results=$(mktemp)
-  for _ in $(seq "$reps"); do
+  for round in $(seq "$reps"); do
     for nb in 256 512 1024 2048; do
-      "$driver" -o $op -n $n -b $nb --niter 3 2>/dev/null | awk -F';' -v c=$nb 'NR > 2 { print c, $12 }' >>"$results"
+      "$driver" -o $op -n $n -b $nb --niter 3 2>/dev/null | awk -F';' -v c=$nb -v r=$round 'NR > 2 { print c, $12, r }' >>"$results"
     done
     "$driver" -o $op -n $n --scales 2048,1024,512,256 --split lp --niter 3 2>/dev/null |
-      awk -F';' 'NR > 2 { print "lp", $12 }' >>"$results"
+      awk -F';' -v r=$round 'NR > 2 { print "lp", $12, r }' >>"$results"
   done
   best=0 best_nb=0
   for nb in 256 512 1024 2048; do
@@ -53,7 +54,10 @@ for case in ${GRAIN_BENCH_CASES:-potrf:4096 potrf:8192 getrf_nopiv:4096 getrf_no
     if awk "BEGIN { exit !($g > $best) }"; then best=$g best_nb=$nb; fi
   done
   lp=$(awk '$1 == "lp" { print $2 }' "$results" | median)
-  echo "$op n=$n: best fixed nb=$best_nb $best, lp $lp, ratio $(awk "BEGIN { printf \"%.3f\", $lp / $best }")" \
+  # The machine drifts between rounds: also the median over rounds of lp / best within a round.
+  paired=$(awk -v b=$best_nb '$1 == "lp" { l[$3] += $2 } $1 == b { f[$3] += $2 } END { for (r in l) if (f[r] > 0) print l[r] / f[r] }' "$results" | median)
+  echo "$op n=$n: best fixed nb=$best_nb $best, lp $lp, ratio $(awk "BEGIN { printf \"%.3f\", $lp / $best }")," \
+    "paired ratio $(awk "BEGIN { printf \"%.3f\", $paired }")" \
     "(all: $(for c in 256 512 1024 2048 lp; do printf '%s=%s ' $c "$(awk -v c=$c '$1 == c { print $2 }' "$results" | median)"; done))"
   rm -f "$results"
 done
