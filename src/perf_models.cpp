@@ -31,6 +31,13 @@ double history_duration(Kernel kernel, bool double_precision, int nb, int worker
     return double_precision ? history_duration<double>(kernel, nb, worker) : history_duration<float>(kernel, nb, worker);
 }
 
+void load_history_models() {
+    for (int k = 0; k < int(Kernel::Count); ++k) {
+        history_duration<float>(Kernel(k), 1, 0);
+        history_duration<double>(Kernel(k), 1, 0);
+    }
+}
+
 double kernel_flops(Kernel kernel, double nb) {
     const double n3 = nb * nb * nb;
     switch (kernel) {
