@@ -39,9 +39,10 @@ struct Unit {
 constexpr Unit cpu_unit{STARPU_CPU_WORKER, 30e9, tasks_per_worker};
 constexpr Unit cuda_unit{STARPU_CUDA_WORKER, 5e12, tasks_per_gpu};
 
-// GLPK's first solve in a process runs cold code (0.6-0.9 ms alone); during a run, with
-// the workers busy on every core, the first LP solve took 6-20 ms (dpotrf n=8192 on
-// 2 cores). Solving a one-task LP when the policy is made, before tasks run, avoids it.
+// GLPK's first solve in a process runs cold code: 0.6-0.9 ms against 0.03-0.07 ms warm
+// (grain_lp_bench 1). Solving a one-task LP when the policy is made, before tasks run,
+// keeps that out of the run. (The first solve of a run on 2 busy cores still often
+// takes 3-30 ms: the submitting thread waits for a core.)
 void warm_up_glpk() {
     lp::GranularityLp lp;
     lp::Inputs one_task;
@@ -58,6 +59,11 @@ void warm_up_glpk() {
 class LpSplit final : public SplitPolicy {
 public:
     explicit LpSplit(int period) : period_(period), start_(std::chrono::steady_clock::now()) { warm_up_glpk(); }
+
+    // StarPU reads a model from disk when first asked about it: in 3 runs the first
+    // solve spent 2-23 ms reading the kernels' models (dpotrf n=8192 on 2 cores; 0.2-1.1
+    // ms once read). Reading them before any task runs keeps that out of the run.
+    void started() override { load_history_models(); }
 
     // Solves at the first decision (after a reset too), then at the first decision
     // after `period` more tasks were submitted (split or not, any level, as the slides

@@ -30,6 +30,7 @@ Recursion::Recursion(const std::string& split, int window, int lp_period)
 void Recursion::set_split(const std::string& spec, const std::string& argument) {
     policy_ = make_split_policy(spec, argument, lp_period_);
     split_spec_ = spec;
+    if (starpu_is_initialized()) policy_->started();
 }
 
 Statistics Recursion::statistics() const {

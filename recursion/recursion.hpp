@@ -15,7 +15,10 @@ class Recursion {
 public:
     Recursion(const std::string& split, int window, int lp_period);
 
+    // A new policy; started at once if StarPU runs already.
     void set_split(const std::string& spec, const std::string& argument);
+    // StarPU runs now: starts the policy.
+    void started() { policy_->started(); }
     const std::string& split() const { return split_spec_; }
     void set_window(int window) { window_ = window; }
     int window() const { return window_; }

@@ -33,6 +33,9 @@ public:
     // Adds what the policy measured to the statistics, and forgets it.
     virtual void report(Statistics&) const {}
     virtual void reset() {}
+    // Called once StarPU runs, before any task: what the policy reads from StarPU can
+    // be made ready here rather than inside a run.
+    virtual void started() {}
 };
 
 // "none", "all", "depth:D", "random:P[:SEED]", "lp" (re-solving the granularity LP

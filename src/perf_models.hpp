@@ -11,6 +11,7 @@ double history_duration(Kernel kernel, bool double_precision, int nb, int worker
 // Reads the history models of every kernel (both precisions) now: StarPU reads a
 // model from disk the first time it is asked about it.
 void load_history_models();
+
 // Floating-point operations of `kernel` on nb x nb tiles (for estimates without history).
 double kernel_flops(Kernel kernel, double nb);
 

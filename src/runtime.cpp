@@ -12,7 +12,6 @@
 #include <string>
 
 #include "grain/errors.hpp"
-#include "perf_models.hpp"
 #include "recursion/recursion.hpp"
 #include "sched/darts_policy.hpp"
 #include "tile_storage.hpp"
@@ -83,14 +82,6 @@ private:
     bool had_ = false;
     std::string old_;
 };
-
-// The lp policy reads the kernels' history models at its first solve, and StarPU reads a
-// model from disk when first asked: the first solve spent 2-23 ms reading them (dpotrf
-// n=8192 on 2 cores; 0.2-1.1 ms once read). Reading them when the policy is chosen,
-// before any task runs, keeps that out of the routine and of the LP's time.
-void load_models_for(const std::string& split) {
-    if (split == "lp") detail::load_history_models();
-}
 
 }  // namespace
 
@@ -183,7 +174,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
                             " GPUs, StarPU started " + std::to_string(ngpu_));
     }
     gpu_memory_ = gpu_memory.value;
-    load_models_for(recursion->split());
+    recursion->started();
 #ifdef GRAIN_USE_CUDA
     if (ngpu_ > 0) detail::cuda::start_workers();
 #endif
@@ -219,10 +210,7 @@ Runtime::~Runtime() {
     runtime_recursion = nullptr;
 }
 
-void Runtime::set_split(const std::string& split) {
-    recursion_->set_split(split, "split");
-    load_models_for(split);
-}
+void Runtime::set_split(const std::string& split) { recursion_->set_split(split, "split"); }
 const std::string& Runtime::split() const { return recursion_->split(); }
 
 void Runtime::set_window(int window) {
