@@ -186,7 +186,7 @@ void Darts::finished(int k, TaskId t) {
 DataId Darts::luf_victim(int k, const std::vector<DataId>& in_memory) const {
     const Gpu& g = gpus_.at(size_t(k));
     // Lines 4-5: not needed by the task buffer, and needed by the fewest planned tasks
-    // (ties: the first listed, e.g. the least recently used).
+    // (ties: the first listed; the policy lists data in the order it first saw them).
     DataId victim = no_data;
     for (DataId d : in_memory)
         if (g.buffer_users[size_t(d)] == 0 &&
