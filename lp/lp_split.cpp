@@ -41,8 +41,9 @@ constexpr Unit cuda_unit{STARPU_CUDA_WORKER, 5e12, tasks_per_gpu};
 
 // GLPK's first solve in a process runs cold code: 0.6-0.9 ms against 0.03-0.07 ms warm
 // (grain_lp_bench 1). Solving a one-task LP when the policy is made, before tasks run,
-// keeps that out of the run. (The first solve of a run on 2 busy cores still often
-// takes 3-30 ms: the submitting thread waits for a core.)
+// keeps that out of the run. (Some solves of a process's first run on 2 busy cores
+// still take 3-30 ms, with 3-14 ms of the thread's CPU clock for 0.07-0.3 ms of work:
+// on this VM that clock also runs while the host holds the core, so the cause is open.)
 void warm_up_glpk() {
     lp::GranularityLp lp;
     lp::Inputs one_task;
