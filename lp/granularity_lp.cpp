@@ -128,8 +128,18 @@ Solution GranularityLp::solve(const Inputs& in) {
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
-    parm.presolve = GLP_ON;
-    if (simplex_(problem_, &parm) != 0 || glp_get_status(problem_) != GLP_OPT) {
+    // Each solve starts from the last one's basis: successive problems differ in a few
+    // pending counts, so the simplex needs few iterations, and presolving would throw
+    // that basis away. grain_lp_bench (T=5, 4 levels, 2 unit types): median 0.008-0.011
+    // ms against 0.031-0.045 ms presolved. A basis the new coefficients made unusable
+    // is replaced by GLPK's advanced initial one.
+    parm.presolve = GLP_OFF;
+    int rc = simplex_(problem_, &parm);
+    if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
+        glp_adv_basis(problem_, 0);
+        rc = simplex_(problem_, &parm);
+    }
+    if (rc != 0 || glp_get_status(problem_) != GLP_OPT) {
         ++failures_;
         return out;
     }

@@ -15,7 +15,7 @@
 // down to what splitting every pending task to the last level gives, so that the
 // problem stays feasible; Ns[t][l] is also 0 where a split of (t, l) creates nothing.
 // The model is built once per shape and its coefficients and bounds are updated for
-// each solve.
+// each solve, which starts from the previous solve's basis.
 #include <glpk.h>
 
 #include <cstdint>

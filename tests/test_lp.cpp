@@ -228,18 +228,44 @@ TEST(Lp, GlpkFailureIsCountedNotThrown) {
     EXPECT_TRUE(working.solve(slides(62, 21, 21)).solved);  // the same inputs are fine
 }
 
-// The shape reuses one model: solving other inputs of the same shape, then another
-// shape, gives the same answers as fresh models.
+// The shape reuses one model, each solve starting from the last one's basis: solving
+// other inputs of the same shape (the counts, the durations and the workers changing
+// as in a run, through an empty problem), then another shape, gives the same answers
+// as fresh models.
 TEST(Lp, ReusedModelMatchesFreshOnes) {
     GranularityLp reused;
-    for (double gemms : {5.0, 21.0, 300.0}) {
-        GranularityLp fresh;
-        const Inputs in = slides(62, gemms, 7);
-        EXPECT_NEAR(reused.solve(in).makespan, fresh.solve(in).makespan, 1e-9);
-    }
+    int step = 0;
+    for (double cores : {62.0, 1.0, 8.0})
+        for (double gemms : {5.0, 21.0, 0.0, 300.0, 1.0}) {
+            Inputs in = slides(cores, gemms, double(step % 3) * 7);
+            duration(in, TRSM, 1, CPU) *= 1 + 0.1 * step++;
+            GranularityLp fresh;
+            const Solution expected = fresh.solve(in);
+            const Solution got = reused.solve(in);
+            ASSERT_TRUE(expected.solved && got.solved) << "step " << step;
+            EXPECT_NEAR(got.makespan, expected.makespan, 1e-9 * (1 + expected.makespan)) << "step " << step;
+        }
     Inputs small = blank(1, 1, 1);
     pending(small, 0, 0) = 3, duration(small, 0, 0, 0) = 1;
     EXPECT_NEAR(reused.solve(small).makespan, 3, 1e-9);
+    EXPECT_EQ(reused.failures(), 0);
+}
+
+// A basis that GLPK cannot start from is replaced, and the solve goes on.
+int unusable_basis_calls = 0;
+int unusable_basis_first(glp_prob* problem, const glp_smcp* parm) {
+    return ++unusable_basis_calls == 1 ? GLP_ESING : glp_simplex(problem, parm);
+}
+
+TEST(Lp, UnusableBasisIsReplaced) {
+    GranularityLp lp(unusable_basis_first);
+    const Inputs in = slides(62, 21, 21);
+    const Solution s = lp.solve(in);
+    ASSERT_TRUE(s.solved);
+    EXPECT_EQ(unusable_basis_calls, 2);
+    EXPECT_EQ(lp.failures(), 0);
+    GranularityLp fresh;
+    EXPECT_NEAR(s.makespan, fresh.solve(in).makespan, 1e-9 * (1 + s.makespan));
 }
 
 }  // namespace
