@@ -39,32 +39,33 @@ struct Unit {
 constexpr Unit cpu_unit{STARPU_CPU_WORKER, 30e9, tasks_per_worker};
 constexpr Unit cuda_unit{STARPU_CUDA_WORKER, 5e12, tasks_per_gpu};
 
-// GLPK's first solve in a process runs cold code: 0.6-0.9 ms against 0.03-0.07 ms warm
-// (grain_lp_bench 1). Solving a one-task LP when the policy is made, before tasks run,
-// keeps that out of the run. (Some solves of a process's first run on 2 busy cores
-// still take 3-30 ms, with 3-14 ms of the thread's CPU clock for 0.07-0.3 ms of work:
-// on this VM that clock also runs while the host holds the core, so the cause is open.)
-void warm_up_glpk() {
-    lp::GranularityLp lp;
-    lp::Inputs one_task;
-    one_task.shape = {1, 2, 1};
-    one_task.pending = {1, 0};
-    one_task.children = {0, 4};
-    one_task.duration = {1, 0.1};
-    one_task.workers = {1};
-    one_task.available = {1};
-    one_task.min_tasks = {1};
-    lp.solve(one_task);
-}
-
 class LpSplit final : public SplitPolicy {
 public:
-    explicit LpSplit(int period) : period_(period), start_(std::chrono::steady_clock::now()) { warm_up_glpk(); }
+    explicit LpSplit(int period) : period_(period), start_(std::chrono::steady_clock::now()) {}
 
     // StarPU reads a model from disk when first asked about it: in 3 runs the first
     // solve spent 2-23 ms reading the kernels' models (dpotrf n=8192 on 2 cores; 0.2-1.1
     // ms once read). Reading them before any task runs keeps that out of the run.
-    void started() override { load_history_models(); }
+    // The first solve of a full-sized problem in a process runs cold GLPK code too:
+    // 6-10 ms of CPU (9-22 ms wall) where solving the same problem again takes 0.03-0.1
+    // ms (dpotrf n=8192, ladder 2048..256, 2 cores); a one-task problem did not warm
+    // it. So the policy solves once, here, the problem a run on a four-scale ladder
+    // starts with (a few ms, once per process), and forgets it. With this and the
+    // warm-started simplex, the first run of 11 fresh processes spent 0.10-0.48% of its
+    // time in the LP (0.41-1.64% before; scripts/bench-lp.sh's LP share, --niter 1).
+    // What remains are single solves of 10-25 ms in some runs, with as much of the
+    // thread's CPU clock: on this VM that clock also runs while the host holds the
+    // core (a spinning thread alone on a core sees 1-3 ms gaps charged to it).
+    void started() override {
+        load_history_models();
+        learn_ladder(4, {4096, 2048, 1024, 512}, true);
+        Counters first_tiles;
+        for (int t = 0; t < kinds; ++t) first_tiles.at(Kernel(t), 0).submitted = 4;
+        solve(first_tiles);
+        levels_ = 0;  // the first decision learns the run's ladder
+        stats_ = LpStatistics{};
+        start_ = std::chrono::steady_clock::now();
+    }
 
     // Solves at the first decision (after a reset too), then at the first decision
     // after `period` more tasks were submitted (split or not, any level, as the slides
@@ -73,7 +74,7 @@ public:
     bool split(const TaskSite& site, const Counters& counters) override {
         if (!site.scales) return false;
         if (site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_)
-            learn_ladder(site);
+            learn_ladder(site.levels, *site.scales, site.double_precision);
         const int64_t submitted = int64_t(submitted_tasks(counters));
         if (stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_) {
             solved_at_ = submitted;
@@ -104,10 +105,10 @@ public:
 
 private:
     // A new ladder (or precision): what one split creates and the kernels' durations.
-    void learn_ladder(const TaskSite& site) {
-        levels_ = site.levels;
-        scales_ = *site.scales;
-        double_precision_ = site.double_precision;
+    void learn_ladder(int levels, const std::vector<int>& scales, bool double_precision) {
+        levels_ = levels;
+        scales_ = scales;
+        double_precision_ = double_precision;
         const size_t tl = size_t(kinds * levels_);
         targets_.assign(tl, 0);  // no split before the first solve
         known_.assign(tl, true);
