@@ -630,6 +630,21 @@ void print_ratios(const grain::Statistics& s) {
     std::printf("%s\n", line.c_str());
 }
 
+// Which kinds of task the split policy split: per operation and level, "split/submitted".
+void print_splits(const grain::Statistics& s, int levels) {
+    std::string line = "# tasks split/submitted per operation and level:";
+    for (size_t op = 0; op < s.operations.size(); ++op) {
+        int64_t submitted = 0;
+        for (int l = 0; l < levels; ++l) submitted += s.counts[op][size_t(l)].submitted;
+        if (submitted == 0) continue;
+        line += " " + s.operations[op];
+        for (int l = 0; l < levels; ++l)
+            line += (l ? "," : "=") + std::to_string(s.counts[op][size_t(l)].split) + "/" +
+                    std::to_string(s.counts[op][size_t(l)].submitted);
+    }
+    std::printf("%s\n", line.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -719,6 +734,7 @@ int main(int argc, char** argv) {
                 }
                 cells.push_back(std::to_string(res.info));
                 table.row(cells);
+                if (options.verbose && levels > 1) print_splits(res.statistics, levels);
                 if (options.verbose && lp.levels > 0) print_ratios(res.statistics);
                 if (options.verbose && runtime.ngpu() > 0)
                     std::printf("# gpu transfers: %.1f MB to GPUs, %.1f MB from GPUs; %lld tasks left whole on a GPU\n",

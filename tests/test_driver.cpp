@@ -93,6 +93,19 @@ TEST(Driver, ScalesAndSplitPolicyColumns) {
     EXPECT_EQ(row[24], "SUCCESS");
 }
 
+// -v says which kinds of task were split: n=64 on 32-tiles is potrf, trsm, syrk and
+// potrf at the top, every one split under "all", and the finest level never splits.
+TEST(Driver, VerboseListsSplitsPerOperationAndLevel) {
+    const Output o = run("-o potrf -n 64 --scales 32,16 --split all -v");
+    EXPECT_EQ(o.exit_code, 0) << o.out;
+    const size_t at = o.out.find("# tasks split/submitted per operation and level:");
+    ASSERT_NE(at, std::string::npos) << o.out;
+    const std::string line = o.out.substr(at, o.out.find('\n', at) - at);
+    for (const char* expected : {" potrf=2/2,0/", " trsm=1/1,0/", " syrk=1/1,0/", " gemm=0/0,0/"})
+        EXPECT_NE(line.find(expected), std::string::npos) << expected << " in " << line;
+    EXPECT_EQ(line.find("getrf_nopiv"), std::string::npos) << line;  // operations that never ran are left out
+}
+
 TEST(Driver, LpPolicyReportsItsSolves) {
     const std::string stats = ::testing::TempDir() + "grain_lp_stats.csv";
     const Output o = run("-o getrf_nopiv -n 200 --scales 64,32,16 --split lp --lp-period 5 --check -v --lp-stats " + stats);
