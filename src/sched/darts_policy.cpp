@@ -97,6 +97,16 @@ starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, e
     // order evicts columns of B before rows of A, so a GPU keeps rows and streams the
     // columns. Least recently used first instead (simulated, 2 GPUs, 500 MB, darts):
     // N = 30, 147 -> 155 loads; N = 50, 322 -> 967 loads, 16348 -> 7852 GFlop/s.
+    // Data no unprocessed task reads first (written outputs, used-up inputs) was near
+    // optimal in an offline lockstep model without prefetch, but simulated darts-wb
+    // went from 19576 / 20589 GFlop/s, 2.02 / 4.66 GB to 17970 / 17304, 1.86 / 5.84 GB
+    // (N = 30 / 50). Two limits of this hook weigh there: a victim smaller than
+    // `toload` (an output tile for an input panel) frees too little, and StarPU then
+    // evicts twice the size by LRU behind LUF; and LUF counts tasks' inputs only, so it
+    // can name a running task's output tile, which StarPU cannot evict. Lifting both
+    // (asking LUF again until enough is free; counting outputs) cut failed evictions
+    // from 614 to 121 (N = 50, no prefetch) but raised neither throughput nor
+    // transfers at the default prefetch.
     std::vector<DataId> candidates;
     for (DataId d = 0; d < DataId(s.handles.size()); ++d) {
         if (!s.resident[size_t(k)][size_t(d)] || s.handles[size_t(d)] == toload) continue;
