@@ -1,5 +1,6 @@
 #include "granularity_lp.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace grain::lp {
@@ -144,6 +145,9 @@ Solution GranularityLp::solve(const Inputs& in) {
         return out;
     }
     out.solved = true;
+    // Without presolve the simplex leaves basic columns within its bound tolerance,
+    // a few 1e-16 below zero at times: they are counts, so read them as zero.
+    const auto count = [&](int column) { return std::max(0.0, glp_get_col_prim(problem_, column)); };
     out.makespan = glp_get_col_prim(problem_, at.makespan());
     out.executed.resize(in.duration.size());
     out.split.resize(in.pending.size());
@@ -153,11 +157,11 @@ Solution GranularityLp::solve(const Inputs& in) {
             const size_t tl = size_t(t * s.levels + l);
             double executed = 0;
             for (int u = 0; u < s.units; ++u) {
-                const double ne = glp_get_col_prim(problem_, at.executed(t, l, u));
+                const double ne = count(at.executed(t, l, u));
                 out.executed[tl * size_t(s.units) + size_t(u)] = ne;
                 executed += ne;
             }
-            const double ns = glp_get_col_prim(problem_, at.split(t, l));
+            const double ns = count(at.split(t, l));
             out.split[tl] = ns;
             out.ratio[tl] = ns + executed > 0 ? ns / (ns + executed) : 0;
         }

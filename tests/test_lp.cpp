@@ -244,6 +244,11 @@ TEST(Lp, ReusedModelMatchesFreshOnes) {
             const Solution got = reused.solve(in);
             ASSERT_TRUE(expected.solved && got.solved) << "step " << step;
             EXPECT_NEAR(got.makespan, expected.makespan, 1e-9 * (1 + expected.makespan)) << "step " << step;
+            // A warm-started simplex meets bounds only to its tolerance; what comes out
+            // must still be counts and ratios.
+            for (double n : got.executed) EXPECT_GE(n, 0) << "step " << step;
+            for (double n : got.split) EXPECT_GE(n, 0) << "step " << step;
+            for (double r : got.ratio) EXPECT_TRUE(r >= 0 && r <= 1) << "step " << step << ": " << r;
         }
     Inputs small = blank(1, 1, 1);
     pending(small, 0, 0) = 3, duration(small, 0, 0, 0) = 1;
