@@ -73,13 +73,11 @@ public:
     // 3 times and took a third of its decisions on ratios from one pending task).
     bool split(const TaskSite& site, const Counters& counters) override {
         if (!site.scales) return false;
-        if (site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_)
-            learn_ladder(site.levels, *site.scales, site.double_precision);
+        const bool new_ladder =
+            site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_;
         const int64_t submitted = int64_t(submitted_tasks(counters));
-        if (stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_) {
-            solved_at_ = submitted;
-            solve(counters);
-        }
+        if (new_ladder || stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_)
+            solve(counters, new_ladder ? &site : nullptr);
         const size_t k = size_t(int(site.op) * levels_ + site.level);
         ++decided_[k];
         if (longer_than_the_rest(k, counters)) {
@@ -104,7 +102,8 @@ public:
     }
 
 private:
-    // A new ladder (or precision): what one split creates and the kernels' durations.
+    // A new ladder (or precision): what one split creates, and where the kernels'
+    // durations are in their models.
     void learn_ladder(int levels, const std::vector<int>& scales, bool double_precision) {
         levels_ = levels;
         scales_ = scales;
@@ -128,7 +127,8 @@ private:
             }
         inputs_.duration.assign(tl * size_t(units), std::nan(""));
         calibrated_.assign(tl * size_t(units), false);
-        queried_at_.assign(tl * size_t(units), -1);
+        footprints_.resize(size_t(levels_));
+        for (int l = 0; l < levels_; ++l) footprints_[size_t(l)] = tile_footprints(double_precision_, scales_[size_t(l)]);
         inputs_.pending.assign(tl, 0);
         for (const Unit& u : units_) {
             inputs_.workers.push_back(double(starpu_worker_get_count_by_type(u.type)));
@@ -141,28 +141,20 @@ private:
 
     // Durations per (type, level, unit type) on one worker of the type: the history
     // model's where it has one, else scaled by flops from a calibrated level of the
-    // same type and unit, else the unit's flop rate. A model without history is asked
-    // again only once tasks of its kind finished (the only way it gains measurements):
-    // asking costs a handle registration and a task, and kinds the algorithm never runs
-    // (getrf_nopiv in a potrf) were asked at every solve.
-    void update_durations(const Counters& counters) {
+    // same type and unit, else the unit's flop rate. Asking a model by footprint is a
+    // hash lookup: asking it with a task on a freshly registered handle, as before,
+    // made the first solve of a run 0.15-0.8 ms longer, and one registration took 16 ms.
+    void update_durations() {
         const size_t units = units_.size();
         for (size_t u = 0; u < units; ++u) {
             const int worker = starpu_worker_get_by_type(units_[u].type, 0);
             for (int t = 0; t < kinds; ++t) {
                 auto at = [&](int l) { return size_t(t * levels_ + l) * units + u; };
                 std::vector<double> measured(static_cast<size_t>(levels_));
-                for (int l = 0; l < levels_; ++l) {
-                    const int64_t finished = counters.at(Kernel(t), l).finished;
-                    if (calibrated_[at(l)]) {
-                        measured[size_t(l)] = inputs_.duration[at(l)];
-                    } else if (queried_at_[at(l)] != finished) {
-                        queried_at_[at(l)] = finished;
-                        measured[size_t(l)] = history_duration(Kernel(t), double_precision_, scales_[size_t(l)], worker);
-                    } else {
-                        measured[size_t(l)] = std::nan("");
-                    }
-                }
+                for (int l = 0; l < levels_; ++l)
+                    measured[size_t(l)] = calibrated_[at(l)] ? inputs_.duration[at(l)]
+                                                             : history_duration(Kernel(t), double_precision_,
+                                                                                footprints_[size_t(l)][size_t(t)], worker);
                 double seconds_per_flop = 1 / units_[u].estimated_flops;
                 for (int l = 0; l < levels_; ++l)
                     if (!std::isnan(measured[size_t(l)]))
@@ -178,9 +170,12 @@ private:
         }
     }
 
-    void solve(const Counters& counters) {
+    // Solves the LP on the counters; learns `new_ladder`'s first (timed with the solve).
+    void solve(const Counters& counters, const TaskSite* new_ladder = nullptr) {
         const auto t0 = std::chrono::steady_clock::now();
-        update_durations(counters);
+        if (new_ladder) learn_ladder(new_ladder->levels, *new_ladder->scales, new_ladder->double_precision);
+        solved_at_ = int64_t(submitted_tasks(counters));
+        update_durations();
         for (int t = 0; t < kinds; ++t)
             for (int l = 0; l < levels_; ++l)
                 inputs_.pending[size_t(t * levels_ + l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()));
@@ -248,7 +243,7 @@ private:
     lp::Inputs inputs_;
     std::vector<Unit> units_;      // CPU, then CUDA where there are GPUs
     std::vector<bool> calibrated_;  // per duration
-    std::vector<int64_t> queried_at_;  // per duration: tasks of its kind finished when last asked
+    std::vector<KernelFootprints> footprints_;  // per level
     std::vector<double> targets_;
     std::vector<bool> known_;  // whether the last solve gave (type, level) any task
     std::vector<int64_t> decided_, split_;  // per (type, level), since the last solve

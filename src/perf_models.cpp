@@ -8,34 +8,51 @@ namespace grain::detail {
 namespace {
 
 template <typename T>
-double history_duration(Kernel kernel, int nb, int worker) {
-    // A task that is never submitted, on handles with no memory, has the footprint the
-    // kernel's tasks on such tiles have.
-    starpu_codelet* cl = codelet<T>(kernel);
+KernelFootprints tile_footprints(int nb) {
+    // Tasks that are never submitted, on a handle with no memory, have the footprints
+    // the kernels' tasks on such tiles have. Asking for their length reads the model.
     starpu_data_handle_t tile = nullptr;
     starpu_matrix_data_register(&tile, -1, 0, uint32_t(nb), uint32_t(nb), uint32_t(nb), sizeof(T));
-    starpu_task* task = starpu_task_create();
-    task->cl = cl;
-    for (int i = 0; i < cl->nbuffers; ++i) task->handles[i] = tile;
-    const double microseconds = starpu_task_expected_length(task, starpu_worker_get_perf_archtype(worker, 0), 0);
-    task->destroy = 0;
-    starpu_task_destroy(task);
+    starpu_perfmodel_arch* arch = starpu_worker_get_perf_archtype(0, 0);
+    KernelFootprints footprints{};
+    for (int k = 0; k < int(Kernel::Count); ++k) {
+        starpu_codelet* cl = codelet<T>(Kernel(k));
+        starpu_task* task = starpu_task_create();
+        task->cl = cl;
+        for (int i = 0; i < cl->nbuffers; ++i) task->handles[i] = tile;
+        // The footprint of the task's data (no architecture: with one, StarPU 1.3 reads
+        // the model's per-architecture state, which exists once the model is loaded).
+        footprints[size_t(k)] = starpu_task_footprint(cl->model, task, nullptr, 0);
+        starpu_task_expected_length(task, arch, 0);
+        task->destroy = 0;
+        starpu_task_destroy(task);
+    }
     starpu_data_unregister_no_coherency(tile);
+    return footprints;
+}
+
+template <typename T>
+double history_duration(Kernel kernel, uint32_t footprint, int worker) {
+    const double microseconds = starpu_perfmodel_history_based_expected_perf(
+        codelet<T>(kernel)->model, starpu_worker_get_perf_archtype(worker, 0), footprint);
     return std::isnan(microseconds) || microseconds <= 0 ? std::numeric_limits<double>::quiet_NaN()
                                                           : microseconds * 1e-6;
 }
 
 }  // namespace
 
-double history_duration(Kernel kernel, bool double_precision, int nb, int worker) {
-    return double_precision ? history_duration<double>(kernel, nb, worker) : history_duration<float>(kernel, nb, worker);
+KernelFootprints tile_footprints(bool double_precision, int nb) {
+    return double_precision ? tile_footprints<double>(nb) : tile_footprints<float>(nb);
+}
+
+double history_duration(Kernel kernel, bool double_precision, uint32_t footprint, int worker) {
+    return double_precision ? history_duration<double>(kernel, footprint, worker)
+                            : history_duration<float>(kernel, footprint, worker);
 }
 
 void load_history_models() {
-    for (int k = 0; k < int(Kernel::Count); ++k) {
-        history_duration<float>(Kernel(k), 1, 0);
-        history_duration<double>(Kernel(k), 1, 0);
-    }
+    tile_footprints<float>(1);
+    tile_footprints<double>(1);
 }
 
 double kernel_flops(Kernel kernel, double nb) {

@@ -1,12 +1,24 @@
 #pragma once
 // What the performance models say about a kernel on square tiles of one size.
+#include <array>
+#include <cstdint>
+
 #include "codelets.hpp"
 
 namespace grain::detail {
 
-// Expected duration in seconds of `kernel` on nb x nb tiles on worker `worker`, from
-// the codelet's history model; NaN while the model has no measurement for that size.
-double history_duration(Kernel kernel, bool double_precision, int nb, int worker);
+using KernelFootprints = std::array<uint32_t, size_t(Kernel::Count)>;
+
+// What StarPU keys each kernel's history by on nb x nb tiles: the footprint of such a
+// task. Finding it registers a handle and builds a task per kernel (and reads a model
+// from disk the first time it is asked about), so callers find it once per tile size
+// and then ask history_duration, which touches no handle.
+KernelFootprints tile_footprints(bool double_precision, int nb);
+
+// Expected duration in seconds of `kernel` on worker `worker` for tasks of `footprint`
+// (from tile_footprints), from the codelet's history model; NaN while the model has no
+// measurement for that footprint.
+double history_duration(Kernel kernel, bool double_precision, uint32_t footprint, int worker);
 
 // Reads the history models of every kernel (both precisions) now: StarPU reads a
 // model from disk the first time it is asked about it.

@@ -2,10 +2,12 @@
 // performance model whose footprint tells tile sizes apart.
 #include <starpu.h>
 
+#include <cmath>
 #include <set>
 
 #include "common.hpp"
 #include "src/codelets.hpp"
+#include "src/perf_models.hpp"
 #include "recursion/tasks.hpp"
 
 namespace grain::test {
@@ -32,6 +34,32 @@ TEST(Codelets, FootprintsTellTileSizesApart) {
     EXPECT_EQ(gemm_footprint(a), gemm_footprint(b));
     EXPECT_NE(gemm_footprint(a), gemm_footprint(small));
     EXPECT_NE(gemm_footprint(tall), gemm_footprint(small));  // edge tiles have their own
+}
+
+// The LP asks the models by footprint, without a task: it must find what StarPU
+// answers for a task on a real tile of that size.
+TEST(Codelets, HistoryIsFoundByTileFootprint) {
+    const int nb = 36;
+    const int worker = starpu_worker_get_by_type(STARPU_CPU_WORKER, 0);
+    Matrix<double> A(nb, nb, nb), C(nb, nb, nb);
+    const detail::KernelFootprints footprints = detail::tile_footprints(true, nb);
+    EXPECT_EQ(footprints[size_t(Kernel::Gemm)], gemm_footprint(C));
+    EXPECT_NE(footprints[size_t(Kernel::Gemm)], detail::tile_footprints(true, nb + 1)[size_t(Kernel::Gemm)]);
+    // Asking about a size without history makes StarPU measure this run's tasks (as it
+    // does for the LP policy), so that the gemms below give it a history (10 measurements).
+    detail::history_duration(Kernel::Gemm, true, footprints[size_t(Kernel::Gemm)], worker);
+    for (int i = 0; i < 20; ++i) ASSERT_EQ(gemm(Op::NoTrans, Op::Trans, 1.0, A, A, 0.0, C), 0);
+
+    const double seconds = detail::history_duration(Kernel::Gemm, true, footprints[size_t(Kernel::Gemm)], worker);
+    ASSERT_TRUE(std::isfinite(seconds) && seconds > 0) << seconds;
+    starpu_codelet* cl = detail::codelet<double>(Kernel::Gemm);
+    starpu_task* task = starpu_task_create();
+    task->cl = cl;
+    for (int i = 0; i < 3; ++i) task->handles[i] = detail::tile(C, 0, 0).handle();
+    const double expected = starpu_task_expected_length(task, starpu_worker_get_perf_archtype(worker, 0), 0);
+    task->destroy = 0;
+    starpu_task_destroy(task);
+    EXPECT_DOUBLE_EQ(seconds, expected * 1e-6);
 }
 
 TEST(Codelets, OneHistoryModelPerOperationAndPrecision) {
