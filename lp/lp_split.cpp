@@ -144,7 +144,9 @@ private:
     // same type and unit, else the unit's flop rate. Asking a model by footprint is a
     // hash lookup: asking it with a task on a freshly registered handle, as before,
     // made the first solve of a run 0.15-0.8 ms longer, and one registration took 16 ms.
-    void update_durations() {
+    // Counts in the statistics the durations estimated for kinds the run has submitted.
+    void update_durations(const Counters& counters) {
+        stats_.uncalibrated = 0;
         const size_t units = units_.size();
         for (size_t u = 0; u < units; ++u) {
             const int worker = starpu_worker_get_by_type(units_[u].type, 0);
@@ -161,7 +163,7 @@ private:
                         seconds_per_flop = measured[size_t(l)] / kernel_flops(Kernel(t), scales_[size_t(l)]);
                 for (int l = 0; l < levels_; ++l) {
                     calibrated_[at(l)] = !std::isnan(measured[size_t(l)]);
-                    if (!calibrated_[at(l)]) ++stats_.uncalibrated;
+                    if (!calibrated_[at(l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
                     inputs_.duration[at(l)] = calibrated_[at(l)]
                                                   ? measured[size_t(l)]
                                                   : seconds_per_flop * kernel_flops(Kernel(t), scales_[size_t(l)]);
@@ -175,7 +177,7 @@ private:
         const auto t0 = std::chrono::steady_clock::now();
         if (new_ladder) learn_ladder(new_ladder->levels, *new_ladder->scales, new_ladder->double_precision);
         solved_at_ = int64_t(submitted_tasks(counters));
-        update_durations();
+        update_durations(counters);
         for (int t = 0; t < kinds; ++t)
             for (int l = 0; l < levels_; ++l)
                 inputs_.pending[size_t(t * levels_ + l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()));

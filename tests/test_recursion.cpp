@@ -173,6 +173,10 @@ TEST(Recursion, LpPolicySolvesEveryPeriod) {
     }
     EXPECT_EQ(s.lp.failures, 0);
     EXPECT_EQ(s.lp.levels, 3);
+    int64_t submitted_kinds = 0;  // (operation, level) with tasks; one unit type here
+    for (size_t op = 0; op < s.operations.size(); ++op)
+        for (int l = 0; l < s.lp.levels; ++l) submitted_kinds += s.at(s.operations[op], l).submitted > 0;
+    EXPECT_LE(s.lp.uncalibrated, submitted_kinds);
     for (const LpSolve& solve : s.lp.history) {
         EXPECT_TRUE(solve.solved);
         EXPECT_GE(solve.milliseconds, 0);

@@ -27,7 +27,8 @@ struct LpSolve {
 struct LpStatistics {
     int64_t solves = 0;        // LP solves
     int64_t failures = 0;      // solves GLPK could not complete (the last good ratios were kept)
-    int64_t uncalibrated = 0;  // durations estimated from flop counts: no history model yet
+    int64_t uncalibrated = 0;  // durations the last solve estimated from flop counts (no history
+                               // yet), among the (operation, level, unit type) the run submitted
     int levels = 0;            // of the ladder the ratios are for
     std::vector<double> ratios;     // the last targets, [operation * levels + level]
     std::vector<LpSolve> history;   // every solve
