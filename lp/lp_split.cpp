@@ -53,9 +53,11 @@ public:
     // starts with (a few ms, once per process), and forgets it. With this and the
     // warm-started simplex, the first run of 11 fresh processes spent 0.10-0.48% of its
     // time in the LP (0.41-1.64% before; scripts/bench-lp.sh's LP share, --niter 1).
-    // What remains are single solves of 10-25 ms in some runs, with as much of the
-    // thread's CPU clock: on this VM that clock also runs while the host holds the
-    // core (a spinning thread alone on a core sees 1-3 ms gaps charged to it).
+    // What remains are single solves of 4-70 ms in some runs, mostly the first: the
+    // submitting thread, which solves, shares the cores with the workers (StarPU 1.3
+    // keeps the last awake worker of a context polling even before any task), so a
+    // solve that spans a scheduler tick waits 4 ms or more while the workers run. A 5 ms
+    // busy loop at the first decision got about 4 ms of CPU per 8-9 ms (2 cores).
     void started() override {
         load_history_models();
         learn_ladder(4, {4096, 2048, 1024, 512}, true);
