@@ -15,18 +15,26 @@ namespace {
 
 using detail::Kernel;
 
-uint32_t gemm_footprint(const Matrix<double>& C) {
+// f(codelet, task) on a gemm task, never submitted, on tile (0, 0) of C.
+template <typename F>
+auto with_gemm_task(const Matrix<double>& C, F f) {
     starpu_codelet* cl = detail::codelet<double>(Kernel::Gemm);
     starpu_task* task = starpu_task_create();
     task->cl = cl;
     for (int i = 0; i < 3; ++i) task->handles[i] = detail::tile(C, 0, 0).handle();
+    const auto result = f(cl, task);
+    task->destroy = 0;
+    starpu_task_destroy(task);
+    return result;
+}
+
+uint32_t gemm_footprint(const Matrix<double>& C) {
     // No architecture: the footprint of the task's data. (With one, StarPU 1.3 reads the
     // model's per-architecture state, which exists only once the model is loaded: a
     // crash on a CUDA worker's architecture seen on an H100.)
-    const uint32_t footprint = starpu_task_footprint(cl->model, task, nullptr, 0);
-    task->destroy = 0;
-    starpu_task_destroy(task);
-    return footprint;
+    return with_gemm_task(C, [](starpu_codelet* cl, starpu_task* task) {
+        return starpu_task_footprint(cl->model, task, nullptr, 0);
+    });
 }
 
 TEST(Codelets, FootprintsTellTileSizesApart) {
@@ -52,13 +60,9 @@ TEST(Codelets, HistoryIsFoundByTileFootprint) {
 
     const double seconds = detail::history_duration(Kernel::Gemm, true, footprints[size_t(Kernel::Gemm)], worker);
     ASSERT_TRUE(std::isfinite(seconds) && seconds > 0) << seconds;
-    starpu_codelet* cl = detail::codelet<double>(Kernel::Gemm);
-    starpu_task* task = starpu_task_create();
-    task->cl = cl;
-    for (int i = 0; i < 3; ++i) task->handles[i] = detail::tile(C, 0, 0).handle();
-    const double expected = starpu_task_expected_length(task, starpu_worker_get_perf_archtype(worker, 0), 0);
-    task->destroy = 0;
-    starpu_task_destroy(task);
+    const double expected = with_gemm_task(C, [&](starpu_codelet*, starpu_task* task) {
+        return starpu_task_expected_length(task, starpu_worker_get_perf_archtype(worker, 0), 0);
+    });
     EXPECT_DOUBLE_EQ(seconds, expected * 1e-6);
 }
 
