@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 
 #include "granularity_lp.hpp"
 #include "recursion/tasks.hpp"
@@ -38,6 +39,14 @@ struct Unit {
 };
 constexpr Unit cpu_unit{STARPU_CPU_WORKER, 30e9, tasks_per_worker};
 constexpr Unit cuda_unit{STARPU_CUDA_WORKER, 5e12, tasks_per_gpu};
+
+// The calling thread's CPU time: a solve's cost to the machine, where its wall time also
+// counts the scheduler ticks in which the thread waited for a core busy with tasks.
+double thread_cpu_ms() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
+}
 
 class LpSplit final : public SplitPolicy {
 public:
@@ -177,6 +186,7 @@ private:
     // Solves the LP on the counters; learns `new_ladder`'s first (timed with the solve).
     void solve(const Counters& counters, const TaskSite* new_ladder = nullptr) {
         const auto t0 = std::chrono::steady_clock::now();
+        const double cpu0 = thread_cpu_ms();
         if (new_ladder) learn_ladder(new_ladder->levels, *new_ladder->scales, new_ladder->double_precision);
         solved_at_ = int64_t(submitted_tasks(counters));
         update_durations(counters);
@@ -194,12 +204,13 @@ private:
         }
         std::fill(decided_.begin(), decided_.end(), 0);
         std::fill(split_.begin(), split_.end(), 0);
+        const double cpu1 = thread_cpu_ms();
         const auto t1 = std::chrono::steady_clock::now();
         ++stats_.solves;
         stats_.failures = lp_.failures();
         stats_.ratios = targets_;
         stats_.history.push_back({std::chrono::duration<double>(t0 - start_).count(), solved_at_,
-                                  std::chrono::duration<double, std::milli>(t1 - t0).count(), solution.solved,
+                                  std::chrono::duration<double, std::milli>(t1 - t0).count(), cpu1 - cpu0, solution.solved,
                                   inputs_.pending, targets_});
     }
 

@@ -27,8 +27,8 @@ echo "# LP share of dpotrf n=8192 --scales 2048,1024,512,256 --split lp"
 stats=$(mktemp)
 "$driver" -o potrf -n 8192 --scales 2048,1024,512,256 --split lp --niter 3 --lp-stats "$stats" 2>/dev/null |
   awk -F';' 'NR > 1 { print "run " NR - 2 ": time " $11 " s, " $12 " GFlop/s" }'
-awk -F';' 'NR > 1 && $7 == "gemm" && $8 == 0 { ms[$1] += $5; n[$1]++ }
-  END { for (r in ms) print "run " r ": " n[r] " solves, " ms[r] " ms in the LP" }' "$stats" | sort
+awk -F';' 'NR > 1 && $7 == "gemm" && $8 == 0 { ms[$1] += $5; cpu[$1] += $11; n[$1]++ }
+  END { for (r in ms) print "run " r ": " n[r] " solves, " ms[r] " ms in the LP (" cpu[r] " ms of CPU time)" }' "$stats" | sort
 rm -f "$stats"
 fi
 

@@ -595,7 +595,7 @@ public:
         if (path.empty()) return;
         file_ = std::fopen(path.c_str(), "w");
         if (!file_) throw usage_error("cannot write --lp-stats file " + path);
-        std::fprintf(file_, "run;solve;at_s;submitted;solve_ms;solved;operation;level;pending;ratio\n");
+        std::fprintf(file_, "run;solve;at_s;submitted;solve_ms;solved;operation;level;pending;ratio;solve_cpu_ms\n");
     }
     ~LpStatsFile() {
         if (file_) std::fclose(file_);
@@ -608,9 +608,10 @@ public:
             for (size_t op = 0; op < s.operations.size(); ++op)
                 for (int l = 0; l < levels; ++l) {
                     const size_t k = op * size_t(levels) + size_t(l);
-                    std::fprintf(file_, "%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f\n", run, i, solve.at,
+                    std::fprintf(file_, "%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f;%.4f\n", run, i, solve.at,
                                  static_cast<long long>(solve.submitted), solve.milliseconds,
-                                 int(solve.solved), s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k]);
+                                 int(solve.solved), s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k],
+                                 solve.cpu_milliseconds);
                 }
         }
         std::fflush(file_);
@@ -628,6 +629,17 @@ void print_ratios(const grain::Statistics& s) {
         for (int l = 0; l < s.lp.levels; ++l) line += (l ? "," : "=") + number(s.lp.ratios[op * size_t(s.lp.levels) + size_t(l)]);
     }
     std::printf("%s\n", line.c_str());
+}
+
+// The LP's share of a run: its solves' wall time, and their CPU time on the submitting
+// thread (the wall time also counts ticks in which that thread waited for a core that
+// was running tasks).
+void print_lp_time(const grain::LpStatistics& lp, double run_seconds) {
+    double wall = 0, cpu = 0;
+    for (const grain::LpSolve& solve : lp.history) wall += solve.milliseconds, cpu += solve.cpu_milliseconds;
+    std::printf("# lp time: %lld solves, %s ms (%s %% of the run), %s ms of CPU time (%s %%)\n",
+                static_cast<long long>(lp.solves), number(wall).c_str(), number(wall / run_seconds * 0.1).c_str(),
+                number(cpu).c_str(), number(cpu / run_seconds * 0.1).c_str());
 }
 
 // Which kinds of task the split policy split: per operation and level, "split/submitted".
@@ -735,7 +747,7 @@ int main(int argc, char** argv) {
                 cells.push_back(std::to_string(res.info));
                 table.row(cells);
                 if (options.verbose && levels > 1) print_splits(res.statistics, levels);
-                if (options.verbose && lp.levels > 0) print_ratios(res.statistics);
+                if (options.verbose && lp.levels > 0) print_ratios(res.statistics), print_lp_time(lp, res.time);
                 if (options.verbose && runtime.ngpu() > 0)
                     std::printf("# gpu transfers: %.1f MB to GPUs, %.1f MB from GPUs; %lld tasks left whole on a GPU\n",
                                 res.to_gpu_bytes * 1e-6, res.from_gpu_bytes * 1e-6,

@@ -118,6 +118,7 @@ TEST(Driver, LpPolicyReportsItsSolves) {
     EXPECT_GT(std::stod(rows[1][22]), 0.0);                      // max solve time
     EXPECT_LE(std::stod(rows[1][21]), std::stod(rows[1][22]));   // median <= max
     EXPECT_NE(o.out.find("# lp split ratios"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("# lp time: " + std::to_string(solves) + " solves, "), std::string::npos) << o.out;
     // One line per solve, operation and level, after the header.
     FILE* f = std::fopen(stats.c_str(), "r");
     ASSERT_NE(f, nullptr);

@@ -177,11 +177,18 @@ TEST(Recursion, LpPolicySolvesEveryPeriod) {
     for (size_t op = 0; op < s.operations.size(); ++op)
         for (int l = 0; l < s.lp.levels; ++l) submitted_kinds += s.at(s.operations[op], l).submitted > 0;
     EXPECT_LE(s.lp.uncalibrated, submitted_kinds);
+    double cpu_ms = 0;
     for (const LpSolve& solve : s.lp.history) {
+        cpu_ms += solve.cpu_milliseconds;
         EXPECT_TRUE(solve.solved);
         EXPECT_GE(solve.milliseconds, 0);
+        // The thread's CPU time within the solve's wall time (a clock mixed up, or a
+        // unit, would be far off).
+        EXPECT_GE(solve.cpu_milliseconds, 0);
+        EXPECT_LE(solve.cpu_milliseconds, solve.milliseconds + 0.05);
         for (double r : solve.ratios) EXPECT_TRUE(r >= 0 && r <= 1) << r;
     }
+    EXPECT_GT(cpu_ms, 0);
     EXPECT_GT(s.at("", 0).split + s.at("", 1).split, 0);  // 3 x 3 tiles cannot feed 2 workers 8 tasks each
 }
 

@@ -18,7 +18,9 @@ struct TaskCounts {
 struct LpSolve {
     double at = 0;                // seconds since the policy started or was reset
     int64_t submitted = 0;        // tasks submitted by then (split or not, every level)
-    double milliseconds = 0;      // building the model and glp_simplex
+    double milliseconds = 0;      // building the model and glp_simplex (wall time)
+    double cpu_milliseconds = 0;  // the same on the submitting thread's CPU clock: without the
+                                  // time the thread waited for a core that was running tasks
     bool solved = false;
     std::vector<double> pending;  // its inputs: pending tasks, [operation * levels + level]
     std::vector<double> ratios;   // its targets: split ratios, same indexing
