@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <map>
+#include <utility>
 
 #include "granularity_lp.hpp"
 #include "recursion/tasks.hpp"
@@ -139,7 +141,15 @@ private:
         inputs_.duration.assign(tl * size_t(units), std::nan(""));
         calibrated_.assign(tl * size_t(units), false);
         footprints_.resize(size_t(levels_));
-        for (int l = 0; l < levels_; ++l) footprints_[size_t(l)] = tile_footprints(double_precision_, scales_[size_t(l)]);
+        for (int l = 0; l < levels_; ++l) {
+            // Found once per tile size and precision (it registers a handle): the warm-up
+            // in started() and later ladders share most sizes.
+            const auto key = std::make_pair(double_precision_, scales_[size_t(l)]);
+            auto found = tile_footprints_.find(key);
+            if (found == tile_footprints_.end())
+                found = tile_footprints_.emplace(key, tile_footprints(double_precision_, key.second)).first;
+            footprints_[size_t(l)] = found->second;
+        }
         inputs_.pending.assign(tl, 0);
         for (const Unit& u : units_) {
             inputs_.workers.push_back(double(starpu_worker_get_count_by_type(u.type)));
@@ -259,6 +269,7 @@ private:
     std::vector<Unit> units_;      // CPU, then CUDA where there are GPUs
     std::vector<bool> calibrated_;  // per duration
     std::vector<KernelFootprints> footprints_;  // per level
+    std::map<std::pair<bool, int>, KernelFootprints> tile_footprints_;  // per (double precision, nb)
     std::vector<double> targets_;
     std::vector<bool> known_;  // whether the last solve gave (type, level) any task
     std::vector<int64_t> decided_, split_;  // per (type, level), since the last solve

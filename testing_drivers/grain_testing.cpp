@@ -638,8 +638,8 @@ void print_lp_time(const grain::LpStatistics& lp, double run_seconds) {
     double wall = 0, cpu = 0;
     for (const grain::LpSolve& solve : lp.history) wall += solve.milliseconds, cpu += solve.cpu_milliseconds;
     std::printf("# lp time: %lld solves, %s ms (%s %% of the run), %s ms of CPU time (%s %%)\n",
-                static_cast<long long>(lp.solves), number(wall).c_str(), number(wall / run_seconds * 0.1).c_str(),
-                number(cpu).c_str(), number(cpu / run_seconds * 0.1).c_str());
+                static_cast<long long>(lp.solves), number(wall).c_str(), number(100 * wall / (run_seconds * 1e3)).c_str(),
+                number(cpu).c_str(), number(100 * cpu / (run_seconds * 1e3)).c_str());
 }
 
 // Which kinds of task the split policy split: per operation and level, "split/submitted".
