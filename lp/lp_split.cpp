@@ -69,12 +69,13 @@ public:
     // keeps the last awake worker of a context polling even before any task), so a
     // solve that spans a scheduler tick waits 4 ms or more while the workers run. A 5 ms
     // busy loop at the first decision got about 4 ms of CPU per 8-9 ms (2 cores).
+    // The warm-up's durations are estimates: it asks no model about its tile sizes.
     void started() override {
         load_history_models();
         learn_ladder(4, {4096, 2048, 1024, 512}, true);
-        Counters first_tiles;
-        for (int t = 0; t < kinds; ++t) first_tiles.at(Kernel(t), 0).submitted = 4;
-        solve(first_tiles);
+        update_durations(Counters{});
+        for (int t = 0; t < kinds; ++t) inputs_.pending[size_t(t * levels_)] = 4;
+        lp_.solve(inputs_);
         levels_ = 0;  // the first decision learns the run's ladder
         stats_ = LpStatistics{};
         start_ = std::chrono::steady_clock::now();
@@ -165,19 +166,26 @@ private:
     // same type and unit, else the unit's flop rate. Asking a model by footprint is a
     // hash lookup: asking it with a task on a freshly registered handle, as before,
     // made the first solve of a run 0.15-0.8 ms longer, and one registration took 16 ms.
-    // Counts in the statistics the durations estimated for kinds the run has submitted.
+    // Only the models of the types the run can submit are asked: asking a model about a
+    // size it has no history for makes StarPU measure the run's tasks of that model (and
+    // say so), which is how the ladder's sizes get their history, but a potrf run has no
+    // use for getrf_nopiv's. Counts in the statistics the durations estimated for kinds
+    // the run has submitted.
     void update_durations(const Counters& counters) {
         stats_.uncalibrated = 0;
+        const std::vector<bool> in_run = types_in_run(counters);
         const size_t units = units_.size();
         for (size_t u = 0; u < units; ++u) {
             const int worker = starpu_worker_get_by_type(units_[u].type, 0);
             for (int t = 0; t < kinds; ++t) {
                 auto at = [&](int l) { return size_t(t * levels_ + l) * units + u; };
-                std::vector<double> measured(static_cast<size_t>(levels_));
+                std::vector<double> measured(static_cast<size_t>(levels_), std::nan(""));
                 for (int l = 0; l < levels_; ++l)
-                    measured[size_t(l)] = calibrated_[at(l)] ? inputs_.duration[at(l)]
-                                                             : history_duration(Kernel(t), double_precision_,
-                                                                                footprints_[size_t(l)][size_t(t)], worker);
+                    if (calibrated_[at(l)])
+                        measured[size_t(l)] = inputs_.duration[at(l)];
+                    else if (in_run[size_t(t)])
+                        measured[size_t(l)] =
+                            history_duration(Kernel(t), double_precision_, footprints_[size_t(l)][size_t(t)], worker);
                 double seconds_per_flop = 1 / units_[u].estimated_flops;
                 for (int l = 0; l < levels_; ++l)
                     if (!std::isnan(measured[size_t(l)]))
@@ -191,6 +199,24 @@ private:
                 }
             }
         }
+    }
+
+    // The types submitted so far, and those their splits create.
+    std::vector<bool> types_in_run(const Counters& counters) const {
+        std::vector<bool> in(size_t(kinds), false);
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l) in[size_t(t)] = in[size_t(t)] || counters.at(Kernel(t), l).submitted > 0;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (int p = 0; p < kinds; ++p) {
+                if (!in[size_t(p)]) continue;
+                for (int t = 0; t < kinds; ++t)
+                    for (int l = 1; l < levels_; ++l)
+                        if (!in[size_t(t)] && inputs_.children[size_t((t * kinds + p) * levels_ + l)] > 0)
+                            in[size_t(t)] = grew = true;
+            }
+        }
+        return in;
     }
 
     // Solves the LP on the counters; learns `new_ladder`'s first (timed with the solve).

@@ -10,18 +10,18 @@ namespace grain::detail {
 using KernelFootprints = std::array<uint32_t, size_t(Kernel::Count)>;
 
 // What StarPU keys each kernel's history by on nb x nb tiles: the footprint of such a
-// task. Finding it registers a handle and builds a task per kernel (and reads a model
-// from disk the first time it is asked about), so callers find it once per tile size
-// and then ask history_duration, which touches no handle.
+// task. Finding it registers a handle and builds a task per kernel, so callers find it
+// once per tile size and then ask history_duration, which touches no handle.
 KernelFootprints tile_footprints(bool double_precision, int nb);
 
 // Expected duration in seconds of `kernel` on worker `worker` for tasks of `footprint`
-// (from tile_footprints), from the codelet's history model; NaN while the model has no
-// measurement for that footprint.
+// (from tile_footprints), from the codelet's history model, which must be loaded
+// (load_history_models); NaN while the model has too few measurements for that footprint,
+// and then StarPU measures this run's tasks of the model (it says so, once per model).
 double history_duration(Kernel kernel, bool double_precision, uint32_t footprint, int worker);
 
-// Reads the history models of every kernel (both precisions) now: StarPU reads a
-// model from disk the first time it is asked about it.
+// Reads the history models of every kernel (both precisions) from disk now, without
+// asking them anything.
 void load_history_models();
 
 // Floating-point operations of `kernel` on nb x nb tiles (for estimates without history).

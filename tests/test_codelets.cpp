@@ -55,6 +55,7 @@ TEST(Codelets, HistoryIsFoundByTileFootprint) {
     EXPECT_NE(footprints[size_t(Kernel::Gemm)], detail::tile_footprints(true, nb + 1)[size_t(Kernel::Gemm)]);
     // Asking about a size without history makes StarPU measure this run's tasks (as it
     // does for the LP policy), so that the gemms below give it a history (10 measurements).
+    detail::load_history_models();
     detail::history_duration(Kernel::Gemm, true, footprints[size_t(Kernel::Gemm)], worker);
     for (int i = 0; i < 20; ++i) ASSERT_EQ(gemm(Op::NoTrans, Op::Trans, 1.0, A, A, 0.0, C), 0);
 

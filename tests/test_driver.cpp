@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -14,8 +15,10 @@ struct Output {
     std::string out;  // stdout and stderr together
 };
 
-Output run(const std::string& arguments) {
-    const std::string command = std::string(GRAIN_TESTING_BINARY) + " " + arguments + " 2>&1";
+// `environment`: VAR=value words for env(1).
+Output run(const std::string& arguments, const std::string& environment = "") {
+    const std::string command =
+        "env " + environment + " " + std::string(GRAIN_TESTING_BINARY) + " " + arguments + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return {-1, ""};
     std::string out;
@@ -126,6 +129,23 @@ TEST(Driver, LpPolicyReportsItsSolves) {
     for (int c; (c = std::fgetc(f)) != EOF;) lines += c == '\n';
     std::fclose(f);
     EXPECT_EQ(lines, 1 + solves * 6 * 3);
+}
+
+// The lp policy asks StarPU's models about the operations a run can submit only: asking a
+// model about a tile size it has no history for makes StarPU measure the run's tasks of
+// that model and print a warning naming it, so with no history at all (an empty
+// STARPU_HOME) the warnings say which models were asked.
+TEST(Driver, LpPolicyAsksOnlyTheModelsOfTheRunsOperations) {
+    char home[] = "/tmp/grain_starpu_home_XXXXXX";
+    ASSERT_NE(mkdtemp(home), nullptr);
+    const Output o = run("-o gemm -n 100 --scales 32,16 --split lp", "-u STARPU_SILENT STARPU_HOME=" + std::string(home));
+    EXPECT_EQ(std::system(("rm -rf " + std::string(home)).c_str()), 0);
+    EXPECT_EQ(o.exit_code, 0) << o.out;
+    EXPECT_NE(o.out.find("model grain_dgemm is not calibrated"), std::string::npos) << o.out;
+    for (const char* other : {"grain_dtrsm", "grain_dsyrk", "grain_dpotrf", "grain_dgetrf_nopiv", "grain_dscale",
+                              "grain_sgemm", "grain_strsm", "grain_ssyrk", "grain_spotrf", "grain_sgetrf_nopiv",
+                              "grain_sscale"})
+        EXPECT_EQ(o.out.find(other), std::string::npos) << other << " asked in\n" << o.out;
 }
 
 TEST(Driver, RangesAndHumanReadableOutput) {
