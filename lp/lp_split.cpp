@@ -68,7 +68,11 @@ public:
     // submitting thread, which solves, shares the cores with the workers (StarPU 1.3
     // keeps the last awake worker of a context polling even before any task), so a
     // solve that spans a scheduler tick waits 4 ms or more while the workers run. A 5 ms
-    // busy loop at the first decision got about 4 ms of CPU per 8-9 ms (2 cores).
+    // busy loop at the first decision got about 4 ms of CPU per 8-9 ms (2 cores). The
+    // first solve also costs more CPU time when it comes right after the workers were
+    // resumed (grain_testing resumes them for the timed call): its handle registration
+    // took 0.16-16 ms of CPU there, 0.02-0.03 ms with the workers resumed 300 ms before
+    // (2 cores; a loop of pure arithmetic took the same CPU time in both).
     // The warm-up's durations are estimates: it asks no model about its tile sizes.
     void started() override {
         load_history_models();
