@@ -747,7 +747,10 @@ int main(int argc, char** argv) {
                 cells.push_back(std::to_string(res.info));
                 table.row(cells);
                 if (options.verbose && levels > 1) print_splits(res.statistics, levels);
-                if (options.verbose && lp.levels > 0) print_ratios(res.statistics), print_lp_time(lp, res.time);
+                if (options.verbose && lp.levels > 0) {
+                    print_ratios(res.statistics);
+                    print_lp_time(lp, res.time);
+                }
                 if (options.verbose && runtime.ngpu() > 0)
                     std::printf("# gpu transfers: %.1f MB to GPUs, %.1f MB from GPUs; %lld tasks left whole on a GPU\n",
                                 res.to_gpu_bytes * 1e-6, res.from_gpu_bytes * 1e-6,
