@@ -26,7 +26,8 @@ constexpr int kinds = int(Kernel::Count);
 // tiles left whole hold up the end of the run). With the window at 32 per worker (the
 // default) and the ready-work guard below, 16 gives 1.00-1.06 but for getrf_nopiv
 // n=8192 on 8 cores (0.90: 1024 gemms kept whole on the panel's critical path while
-// many tasks were ready). On the real 2 cores 12 and 16 are within noise.
+// many tasks were ready). On the real 2 cores 12 and 16 are within noise. (Measured
+// with the critical-path rule asking R times a task's duration; see longer_than_the_rest.)
 constexpr double tasks_per_worker = 16;
 // GPUs need fewer tasks each: two keep one running while the next one's data loads.
 constexpr double tasks_per_gpu = 2;

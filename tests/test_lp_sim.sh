@@ -7,10 +7,10 @@
 # tasks (it met its MinN with phantom kernels), 16 cores ran 9% of their kernels at 512
 # (a smaller share at 256 than 2 cores: 0.909 against 0.925), at 0.70 of the GFlop/s of
 # nb=256; now (MinN 16, a solve every 50 submitted tasks, window 32 per core) 16 cores
-# run all of them at 256 and 2 cores 0.942. And 2 cores must keep at least 10% of their
-# kernels above 256: with the critical-path split asking the ready work to cover R times a
-# task's duration instead of R - 1 times (lp_split.cpp), 2 cores split nearly every 512
-# task (0.942 at 256; 0.827 since), and the real 2-core machine paid 6-12% per flop for it.
+# run all of them at 256 and 2 cores 0.827. And 2 cores must keep at least 10% of their
+# kernels above 256: while the critical-path split asked the ready work to cover R times
+# a task's duration instead of R - 1 times (lp_split.cpp), 2 cores ran 0.942 of their
+# kernels at 256, and the real 2-core machine paid 6-12% per flop for it.
 # Usage: tests/test_lp_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}
