@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <map>
-#include <utility>
 
 #include "granularity_lp.hpp"
 #include "recursion/tasks.hpp"
@@ -60,27 +58,28 @@ public:
     // ms once read). Reading them before any task runs keeps that out of the run.
     // The first solve of a full-sized problem in a process runs cold GLPK code too:
     // 6-10 ms of CPU (9-22 ms wall) where solving the same problem again takes 0.03-0.1
-    // ms (dpotrf n=8192, ladder 2048..256, 2 cores); a one-task problem did not warm
-    // it. So the policy solves once, here, the problem a run on a four-scale ladder
-    // starts with (a few ms, once per process), and forgets it. With this and the
-    // warm-started simplex, the first run of 11 fresh processes spent 0.10-0.48% of its
-    // time in the LP (0.41-1.64% before; scripts/bench-lp.sh's LP share, --niter 1).
-    // What remains are single solves of 4-70 ms in some runs, mostly the first: the
-    // submitting thread, which solves, shares the cores with the workers (StarPU 1.3
-    // keeps the last awake worker of a context polling even before any task), so a
-    // solve that spans a scheduler tick waits 4 ms or more while the workers run. A 5 ms
-    // busy loop at the first decision got about 4 ms of CPU per 8-9 ms (2 cores). The
-    // first solve also costs more CPU time when it comes right after the workers were
-    // resumed (grain_testing resumes them for the timed call): its handle registration
-    // took 0.16-16 ms of CPU there, 0.02-0.03 ms with the workers resumed 300 ms before
-    // (2 cores; a loop of pure arithmetic took the same CPU time in both).
-    // The warm-up's durations are estimates: it asks no model about its tile sizes.
+    // ms (dpotrf n=8192, ladder 2048..256, 2 cores). So the policy solves here, once per
+    // process, the problem a run on a four-scale ladder starts with, then one task of
+    // each type alone, as a run's first decision sees it (the first alone did not warm
+    // the second: 1.1-2.1 ms of CPU for the first solve of a run, 0.3 ms with both), and
+    // forgets them. The warm-up's durations are estimates: it asks no model about its
+    // tile sizes. What remains are single solves of 2-7 ms wall in some runs, mostly
+    // the first: the submitting thread, which solves, shares the cores with the workers
+    // (StarPU 1.3 keeps the last awake worker of a context polling even before any
+    // task), so a solve that spans a scheduler tick waits 4 ms or more while the workers
+    // run. A 5 ms busy loop at the first decision got about 4 ms of CPU per 8-9 ms (2
+    // cores).
     void started() override {
         load_history_models();
         learn_ladder(4, {4096, 2048, 1024, 512}, true);
         update_durations(Counters{});
         for (int t = 0; t < kinds; ++t) inputs_.pending[size_t(t * levels_)] = 4;
         lp_.solve(inputs_);
+        for (int t = 0; t < kinds; ++t) {
+            std::fill(inputs_.pending.begin(), inputs_.pending.end(), 0);
+            inputs_.pending[size_t(t * levels_)] = 1;
+            lp_.solve(inputs_);
+        }
         levels_ = 0;  // the first decision learns the run's ladder
         stats_ = LpStatistics{};
         start_ = std::chrono::steady_clock::now();
@@ -146,16 +145,8 @@ private:
             }
         inputs_.duration.assign(tl * size_t(units), std::nan(""));
         calibrated_.assign(tl * size_t(units), false);
-        footprints_.resize(size_t(levels_));
-        for (int l = 0; l < levels_; ++l) {
-            // Found once per tile size and precision (it registers a handle): the warm-up
-            // in started() and later ladders share most sizes.
-            const auto key = std::make_pair(double_precision_, scales_[size_t(l)]);
-            auto found = tile_footprints_.find(key);
-            if (found == tile_footprints_.end())
-                found = tile_footprints_.emplace(key, tile_footprints(double_precision_, key.second)).first;
-            footprints_[size_t(l)] = found->second;
-        }
+        footprints_.clear();
+        for (int l = 0; l < levels_; ++l) footprints_.push_back(tile_footprints(scales_[size_t(l)]));
         inputs_.pending.assign(tl, 0);
         for (const Unit& u : units_) {
             inputs_.workers.push_back(double(starpu_worker_get_count_by_type(u.type)));
@@ -309,7 +300,6 @@ private:
     std::vector<Unit> units_;      // CPU, then CUDA where there are GPUs
     std::vector<bool> calibrated_;  // per duration
     std::vector<KernelFootprints> footprints_;  // per level
-    std::map<std::pair<bool, int>, KernelFootprints> tile_footprints_;  // per (double precision, nb)
     std::vector<double> targets_;
     std::vector<bool> known_;  // whether the last solve gave (type, level) any task
     std::vector<int64_t> decided_, split_;  // per (type, level), since the last solve

@@ -9,10 +9,9 @@ namespace grain::detail {
 
 using KernelFootprints = std::array<uint32_t, size_t(Kernel::Count)>;
 
-// What StarPU keys each kernel's history by on nb x nb tiles: the footprint of such a
-// task. Finding it registers a handle and builds a task per kernel, so callers find it
-// once per tile size and then ask history_duration, which touches no handle.
-KernelFootprints tile_footprints(bool double_precision, int nb);
+// What StarPU keys each kernel's history by on nb x nb tiles (either precision): the
+// footprint of such a task, computed without registering anything.
+KernelFootprints tile_footprints(int nb);
 
 // Expected duration in seconds of `kernel` on worker `worker` for tasks of `footprint`
 // (from tile_footprints), from the codelet's history model, which must be loaded

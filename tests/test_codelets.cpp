@@ -44,15 +44,45 @@ TEST(Codelets, FootprintsTellTileSizesApart) {
     EXPECT_NE(gemm_footprint(tall), gemm_footprint(small));  // edge tiles have their own
 }
 
+// The footprints the LP computes from a tile size are those StarPU gives a task of each
+// kernel, in either precision, on registered tiles of that size.
+template <typename T>
+void expect_starpu_footprints(int nb) {
+    starpu_data_handle_t tile = nullptr;
+    starpu_matrix_data_register(&tile, -1, 0, uint32_t(nb), uint32_t(nb), uint32_t(nb), sizeof(T));  // no memory
+    const detail::KernelFootprints computed = detail::tile_footprints(nb);
+    for (int k = 0; k < int(Kernel::Count); ++k) {
+        starpu_codelet* cl = detail::codelet<T>(Kernel(k));
+        starpu_task* task = starpu_task_create();
+        task->cl = cl;
+        for (int i = 0; i < cl->nbuffers; ++i) task->handles[i] = tile;
+        EXPECT_EQ(computed[size_t(k)], starpu_task_footprint(cl->model, task, nullptr, 0))
+            << cl->name << " on " << nb << " x " << nb << " tiles";
+        task->destroy = 0;
+        starpu_task_destroy(task);
+    }
+    starpu_data_unregister_no_coherency(tile);
+}
+
+TEST(Codelets, TileFootprintsAreWhatStarPUComputes) {
+    for (int nb : {1, 36, 255, 256, 960, 4096}) {
+        expect_starpu_footprints<double>(nb);
+        expect_starpu_footprints<float>(nb);
+    }
+    EXPECT_NE(detail::tile_footprints(256)[size_t(Kernel::Gemm)], detail::tile_footprints(512)[size_t(Kernel::Gemm)]);
+    // Kernels with as many buffers share a footprint (each has its own model).
+    EXPECT_NE(detail::tile_footprints(256)[size_t(Kernel::Gemm)], detail::tile_footprints(256)[size_t(Kernel::Potrf)]);
+}
+
 // The LP asks the models by footprint, without a task: it must find what StarPU
 // answers for a task on a real tile of that size.
 TEST(Codelets, HistoryIsFoundByTileFootprint) {
     const int nb = 36;
     const int worker = starpu_worker_get_by_type(STARPU_CPU_WORKER, 0);
     Matrix<double> A(nb, nb, nb), C(nb, nb, nb);
-    const detail::KernelFootprints footprints = detail::tile_footprints(true, nb);
+    const detail::KernelFootprints footprints = detail::tile_footprints(nb);
     EXPECT_EQ(footprints[size_t(Kernel::Gemm)], gemm_footprint(C));
-    EXPECT_NE(footprints[size_t(Kernel::Gemm)], detail::tile_footprints(true, nb + 1)[size_t(Kernel::Gemm)]);
+    EXPECT_NE(footprints[size_t(Kernel::Gemm)], detail::tile_footprints(nb + 1)[size_t(Kernel::Gemm)]);
     // Asking about a size without history makes StarPU measure this run's tasks (as it
     // does for the LP policy), so that the gemms below give it a history (10 measurements).
     detail::load_history_models();
