@@ -31,7 +31,8 @@ KernelFootprints tile_footprints(int nb) {
     KernelFootprints footprints{};
     for (int k = 0; k < int(Kernel::Count); ++k) {
         uint32_t footprint = 0;
-        for (int i = 0; i < codelet<double>(Kernel(k))->nbuffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
+        const int buffers = codelet<double>(Kernel(k))->nbuffers;  // as many in either precision
+        for (int i = 0; i < buffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
         footprints[size_t(k)] = footprint;
     }
     return footprints;

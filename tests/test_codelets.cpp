@@ -15,17 +15,22 @@ namespace {
 
 using detail::Kernel;
 
-// f(codelet, task) on a gemm task, never submitted, on tile (0, 0) of C.
+// f(codelet, task) on a task of `cl`, never submitted, with `handle` as every buffer.
 template <typename F>
-auto with_gemm_task(const Matrix<double>& C, F f) {
-    starpu_codelet* cl = detail::codelet<double>(Kernel::Gemm);
+auto with_task(starpu_codelet* cl, starpu_data_handle_t handle, F f) {
     starpu_task* task = starpu_task_create();
     task->cl = cl;
-    for (int i = 0; i < 3; ++i) task->handles[i] = detail::tile(C, 0, 0).handle();
+    for (int i = 0; i < cl->nbuffers; ++i) task->handles[i] = handle;
     const auto result = f(cl, task);
     task->destroy = 0;
     starpu_task_destroy(task);
     return result;
+}
+
+// f(codelet, task) on a gemm task on tile (0, 0) of C.
+template <typename F>
+auto with_gemm_task(const Matrix<double>& C, F f) {
+    return with_task(detail::codelet<double>(Kernel::Gemm), detail::tile(C, 0, 0).handle(), f);
 }
 
 uint32_t gemm_footprint(const Matrix<double>& C) {
@@ -53,13 +58,10 @@ void expect_starpu_footprints(int nb) {
     const detail::KernelFootprints computed = detail::tile_footprints(nb);
     for (int k = 0; k < int(Kernel::Count); ++k) {
         starpu_codelet* cl = detail::codelet<T>(Kernel(k));
-        starpu_task* task = starpu_task_create();
-        task->cl = cl;
-        for (int i = 0; i < cl->nbuffers; ++i) task->handles[i] = tile;
-        EXPECT_EQ(computed[size_t(k)], starpu_task_footprint(cl->model, task, nullptr, 0))
-            << cl->name << " on " << nb << " x " << nb << " tiles";
-        task->destroy = 0;
-        starpu_task_destroy(task);
+        const uint32_t starpus = with_task(cl, tile, [](starpu_codelet* c, starpu_task* task) {
+            return starpu_task_footprint(c->model, task, nullptr, 0);
+        });
+        EXPECT_EQ(computed[size_t(k)], starpus) << cl->name << " on " << nb << " x " << nb << " tiles";
     }
     starpu_data_unregister_no_coherency(tile);
 }
