@@ -98,7 +98,7 @@ public:
             solve(counters, new_ladder ? &site : nullptr);
         const size_t k = size_t(int(site.op) * levels_ + site.level);
         ++decided_[k];
-        if (longer_than_the_rest(k, counters)) {
+        if (longer_than_the_rest(k, counters) || too_coarse_for_the_calls(site, counters)) {
             ++split_[k];
             return true;
         }
@@ -268,6 +268,21 @@ private:
             return (waiting + 0.5 * running) * inputs_.duration[kind];
         });
         return inputs_.duration[k] * (inputs_.workers[0] - 1) > work;
+    }
+
+    // A task carrying more than 1/(R x MinN) of the work in flight (the calls' flops) is
+    // split whatever its target: at its size the call cannot give each of the R cores
+    // MinN tasks, so some core will wait on it, and the critical-path rule above, which
+    // looks at the ready tasks when the task is submitted, misses it where those are
+    // its own predecessors. dgetrf_nopiv n=4096 on 2 cores, ladder 2048..256: 8 of the
+    // 1024 gemms of the 2048 trailing update, which the next panel waits for, stayed
+    // whole (the LP's target for 1024 gemms is 0: they cost the least per flop), and
+    // lp ran at 0.955 of nb=512 (8 interleaved rounds). Only flops enter: durations
+    // would divide out.
+    bool too_coarse_for_the_calls(const TaskSite& site, const Counters& counters) const {
+        if (units_.size() != 1 || counters.call_flops <= 0) return false;
+        const double flops = kernel_flops(site.op, scales_[size_t(site.level)]);
+        return flops * inputs_.workers[0] * cpu_unit.min_tasks > counters.call_flops;
     }
 
     double submitted_tasks(const Counters& counters) const {

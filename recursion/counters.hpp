@@ -24,6 +24,13 @@ public:
     const TaskCounters& at(Kernel op, int level) const { return slots_[size_t(op)][size_t(level)]; }
     void reset();
     Statistics snapshot(int levels) const;
+    // Kernels submitted and not finished, over every operation and level.
+    int64_t in_flight() const;
+
+    // The flops of the routine calls submitted since the last one that found no kernel
+    // in flight: the work a task's size is measured against. Not a statistic, so
+    // reset() keeps it. Written and read by the submitting thread.
+    double call_flops = 0;
 
 private:
     std::array<std::array<TaskCounters, max_levels>, size_t(Kernel::Count)> slots_;

@@ -3,6 +3,7 @@
 #include <starpu.h>
 
 #include "grain/errors.hpp"
+#include "src/perf_models.hpp"
 
 namespace grain::detail {
 
@@ -59,6 +60,11 @@ bool Recursion::decide(const TaskSite& site) {
     return true;
 }
 
+void Recursion::begin_call(const std::array<int64_t, size_t(Kernel::Count)>& tasks, int nb) {
+    if (counters_.in_flight() <= 0) counters_.call_flops = 0;
+    for (size_t k = 0; k < tasks.size(); ++k) counters_.call_flops += double(tasks[k]) * kernel_flops(Kernel(k), nb);
+}
+
 void Recursion::wait_for_window() const {
     // When the window is full, let it drain to half before submitting again: the
     // submitting thread then sleeps once per window/2 tasks, not once per task.
@@ -68,6 +74,13 @@ void Recursion::wait_for_window() const {
 void Counters::reset() {
     for (auto& per_op : slots_)
         for (TaskCounters& c : per_op) c.submitted = c.split = c.ready = c.started = c.finished = 0;
+}
+
+int64_t Counters::in_flight() const {
+    int64_t n = 0;
+    for (const auto& per_op : slots_)
+        for (const TaskCounters& c : per_op) n += c.submitted - c.split - c.finished;
+    return n;
 }
 
 const char* kernel_name(Kernel op) {

@@ -1,6 +1,7 @@
 #pragma once
 // The recursion layer's state for one Runtime: the split policy, the live counters
 // and the submission window.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -31,6 +32,11 @@ public:
     // tile is valid only on a GPU stays whole: StarPU 1.3 partitions a tile on its home
     // node (RAM), so splitting it would move it to the host and back.
     bool decide(const TaskSite& site);
+    // A routine call is about to submit `tasks` (per kernel, Kernel order) on nb x nb
+    // tiles at its top level: adds their flops to the calls' work in flight
+    // (Counters::call_flops), which starts anew when no kernel is in flight. Every tile
+    // counts as full.
+    void begin_call(const std::array<int64_t, size_t(Kernel::Count)>& tasks, int nb);
     // Blocks while `window` kernels are submitted and not finished (until half of them
     // are), so that decisions taken at submission see the state the machine is in.
     void wait_for_window() const;

@@ -1,6 +1,7 @@
 // Public routines: argument checks, then the algorithms on one Request.
 #include "grain/routines.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <string>
@@ -36,9 +37,20 @@ void require_same_tiles(const char* routine, const Matrix<T>& A, const char* nam
             "another ladder", "must equal A's tile scales (one ladder per call)");
 }
 
-// The context of a routine's top-level algorithms.
-Context top_context(Request& request) {
-    return {&request.state(), &detail::active_recursion("grain"), 0, 0};
+// Runs a routine's algorithms (a function of their Context) on a new Request. Where the
+// ladder leaves tasks to split, the algorithms first run in counting mode on `A`'s
+// tiles, so that the split policy knows the call's work before its first decision.
+template <typename T, typename Algorithms>
+Request submit(const Matrix<T>& A, Algorithms algorithms) {
+    detail::Recursion& recursion = detail::active_recursion("grain");
+    if (A.level() + 1 < int(A.scales().size())) {
+        std::array<int64_t, size_t(detail::Kernel::Count)> tasks{};
+        algorithms(Context{nullptr, &recursion, 0, 0, tasks.data()});
+        recursion.begin_call(tasks, A.nb());
+    }
+    Request request;
+    algorithms(Context{&request.state(), &recursion, 0, 0});
+    return request;
 }
 
 // An output must not share tiles with another operand of the same call.
@@ -131,9 +143,7 @@ int default_tile_size() {
 template <typename T>
 Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
     check_gemm("grain::gemm", transa, transb, A, B, C);
-    Request request;
-    algorithms::gemm(top_context(request), transa, transb, alpha, A, B, beta, C);
-    return request;
+    return submit(C, [&](const Context& ctx) { algorithms::gemm(ctx, transa, transb, alpha, A, B, beta, C); });
 }
 
 template <typename T>
@@ -144,9 +154,7 @@ int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, 
 template <typename T>
 Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
     check_trsm("grain::trsm", side, A, B);
-    Request request;
-    algorithms::trsm(top_context(request), side, uplo, trans, diag, alpha, A, B);
-    return request;
+    return submit(B, [&](const Context& ctx) { algorithms::trsm(ctx, side, uplo, trans, diag, alpha, A, B); });
 }
 
 template <typename T>
@@ -162,9 +170,7 @@ Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Mat
     require_square(routine, "C", C);
     require_rows(routine, "rows of op(A)", trans == Op::NoTrans ? A.m() : A.n(), C.m(), "the order of C");
     require_disjoint(routine, C, "C", A, "A");
-    Request request;
-    algorithms::syrk(top_context(request), uplo, trans, alpha, A, beta, C);
-    return request;
+    return submit(C, [&](const Context& ctx) { algorithms::syrk(ctx, uplo, trans, alpha, A, beta, C); });
 }
 
 template <typename T>
@@ -176,9 +182,7 @@ template <typename T>
 Request potrf_async(Uplo uplo, Matrix<T>& A) {
     require_runtime("grain::potrf");
     require_square("grain::potrf", "A", A);
-    Request request;
-    algorithms::potrf(top_context(request), uplo, A);
-    return request;
+    return submit(A, [&](const Context& ctx) { algorithms::potrf(ctx, uplo, A); });
 }
 
 template <typename T>
@@ -189,9 +193,7 @@ int potrf(Uplo uplo, Matrix<T>& A) {
 template <typename T>
 Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::potrs", A, B);
-    Request request;
-    algorithms::potrs(top_context(request), uplo, A, B);
-    return request;
+    return submit(A, [&](const Context& ctx) { algorithms::potrs(ctx, uplo, A, B); });
 }
 
 template <typename T>
@@ -202,11 +204,10 @@ int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
 template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::posv", A, B);
-    Request request;
-    const Context ctx = top_context(request);
-    algorithms::potrf(ctx, uplo, A);
-    algorithms::potrs(ctx, uplo, A, B);
-    return request;
+    return submit(A, [&](const Context& ctx) {
+        algorithms::potrf(ctx, uplo, A);
+        algorithms::potrs(ctx, uplo, A, B);
+    });
 }
 
 template <typename T>
@@ -219,9 +220,7 @@ int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
 template <typename T>
 Request getrf_nopiv_async(Matrix<T>& A) {
     require_runtime("grain::getrf_nopiv");
-    Request request;
-    algorithms::getrf_nopiv(top_context(request), A);
-    return request;
+    return submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); });
 }
 
 template <typename T>
@@ -232,9 +231,7 @@ int getrf_nopiv(Matrix<T>& A) {
 template <typename T>
 Request getrs_nopiv_async(const Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::getrs_nopiv", A, B);
-    Request request;
-    algorithms::getrs_nopiv(top_context(request), A, B);
-    return request;
+    return submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); });
 }
 
 template <typename T>
@@ -245,11 +242,10 @@ int getrs_nopiv(const Matrix<T>& A, Matrix<T>& B) {
 template <typename T>
 Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::gesv_nopiv", A, B);
-    Request request;
-    const Context ctx = top_context(request);
-    algorithms::getrf_nopiv(ctx, A);
-    algorithms::getrs_nopiv(ctx, A, B);
-    return request;
+    return submit(A, [&](const Context& ctx) {
+        algorithms::getrf_nopiv(ctx, A);
+        algorithms::getrs_nopiv(ctx, A, B);
+    });
 }
 
 template <typename T>

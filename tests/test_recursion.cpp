@@ -5,7 +5,9 @@
 
 #include "common.hpp"
 #include "recursion/counters.hpp"
+#include "recursion/recursion.hpp"
 #include "recursion/tasks.hpp"
+#include "src/perf_models.hpp"
 #include "src/tile_storage.hpp"
 
 namespace grain::test {
@@ -190,6 +192,59 @@ TEST(Recursion, LpPolicySolvesEveryPeriod) {
     }
     EXPECT_GT(cpu_ms, 0);
     EXPECT_GT(s.at("", 0).split + s.at("", 1).split, 0);  // 3 x 3 tiles cannot feed 2 workers 8 tasks each
+}
+
+// A routine call counts its top-level tasks before submitting them: the calls' work in
+// flight, which the lp policy measures tasks against, adds up over calls submitted
+// while others run, and starts anew with a call that finds none running.
+TEST(Recursion, CallsInFlightAddUpTheirWork) {
+    const SplitPolicy none("none");
+    const detail::Counters& counters = detail::active_recursion("test").counters();
+    const int n = 128;  // 2 x 2 tiles of 64
+    const Array<double> A = random_array<double>(n, n, Kind::Spd, rng());
+    Matrix<double> tA = tiles_of(A, {64, 32}), tB = tiles_of(A, {64, 32});
+    const double potrf_flops = double(n) * n * n / 3;
+    starpu_pause();  // the first call's tasks stay in flight while the second is submitted
+    Request first = potrf_async(Uplo::Lower, tA);
+    const double after_first = counters.call_flops;
+    Request second = potrf_async(Uplo::Upper, tB);
+    const double after_both = counters.call_flops;
+    starpu_resume();
+    ASSERT_EQ(first.wait(), 0);
+    ASSERT_EQ(second.wait(), 0);
+    EXPECT_DOUBLE_EQ(after_first, potrf_flops);
+    EXPECT_DOUBLE_EQ(after_both, 2 * potrf_flops);
+    // Nothing runs now. 100 x 100 on tiles of 64 counts as 2 x 2 full tiles, like 128.
+    Matrix<double> tC = tiles_of(random_array<double>(100, 100, Kind::Spd, rng()), {64, 32});
+    ASSERT_EQ(getrf_nopiv(tC), 0);
+    EXPECT_DOUBLE_EQ(counters.call_flops, 2 * potrf_flops);
+    // With one scale no task can be split: nothing is counted.
+    Matrix<double> tD = tiles_of(A, {64});
+    ASSERT_EQ(potrf(Uplo::Lower, tD), 0);
+    EXPECT_DOUBLE_EQ(counters.call_flops, 2 * potrf_flops);
+}
+
+// On CPU cores, the lp policy splits a task carrying more than 1/(R x MinN) of the
+// calls' work in flight (R workers, MinN = 16 tasks each) whatever its target, where
+// neither the LP, nor the workers' need, nor the critical path would.
+TEST(Recursion, LpPolicySplitsTasksTooCoarseForTheCalls) {
+    test_runtime();
+    if (starpu_cuda_worker_get_count() > 0) GTEST_SKIP() << "a rule for CPU cores alone";
+    const auto policy = detail::make_split_policy("lp", "split", 50);
+    detail::Counters counters;
+    // 1000 gemms ready at level 0: the workers lack nothing, and the work ready beside
+    // one of them is 999 times its own.
+    detail::TaskCounters& gemms = counters.at(detail::Kernel::Gemm, 0);
+    gemms.submitted = 1000;
+    gemms.ready = 1000;
+    const std::vector<int> ladder{512, 256};
+    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, true, nullptr};
+    const double share = detail::kernel_flops(detail::Kernel::Gemm, 512) * starpu_cpu_worker_get_count() * 16;
+    EXPECT_FALSE(policy->split(site, counters));  // no call counted
+    counters.call_flops = 2 * share;
+    EXPECT_FALSE(policy->split(site, counters));
+    counters.call_flops = share / 2;
+    EXPECT_TRUE(policy->split(site, counters));
 }
 
 // Many runs in one process: no handle or plan is left behind.
