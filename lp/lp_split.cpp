@@ -98,7 +98,7 @@ public:
             solve(counters, new_ladder ? &site : nullptr);
         const size_t k = size_t(int(site.op) * levels_ + site.level);
         ++decided_[k];
-        if (longer_than_the_rest(k, counters) || too_coarse_for_the_calls(site, counters)) {
+        if (too_coarse_for_the_calls(site, counters) || longer_than_the_rest(k, counters)) {
             ++split_[k];
             return true;
         }
@@ -278,7 +278,8 @@ private:
     // 1024 gemms of the 2048 trailing update, which the next panel waits for, stayed
     // whole (the LP's target for 1024 gemms is 0: they cost the least per flop), and
     // lp ran at 0.955 of nb=512 (8 interleaved rounds). Only flops enter: durations
-    // would divide out.
+    // would divide out. split() asks it before the critical-path rule: it costs one
+    // product, that rule a sum over the kinds.
     bool too_coarse_for_the_calls(const TaskSite& site, const Counters& counters) const {
         if (units_.size() != 1 || counters.call_flops <= 0) return false;
         const double flops = kernel_flops(site.op, scales_[size_t(site.level)]);

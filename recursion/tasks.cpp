@@ -57,22 +57,23 @@ int64_t composed_priority(int64_t parent, int priority, int level, int levels) {
 }
 
 std::array<int64_t, size_t(Kernel::Count)> split_children(Kernel parent, int nb, int child_nb) {
-    std::array<int64_t, size_t(Kernel::Count)> counts{};
     // Grids with a shape and no memory: counting mode never touches their tiles.
     TileStorage<double> a(nb, nb, {child_nb}, nullptr, nb), b(nb, nb, {child_nb}, nullptr, nb),
         c(nb, nb, {child_nb}, nullptr, nb);
     const Matrix<double> A(a), B(b), C(c);
-    const Context ctx{nullptr, nullptr, 0, 0, counts.data()};
-    switch (parent) {
-        case Kernel::Gemm: algorithms::gemm(ctx, Op::NoTrans, Op::Trans, -1.0, A, B, 1.0, C); break;
-        case Kernel::Trsm: algorithms::trsm(ctx, Side::Right, Uplo::Lower, Op::Trans, Diag::NonUnit, 1.0, A, B); break;
-        case Kernel::Syrk: algorithms::syrk(ctx, Uplo::Lower, Op::NoTrans, -1.0, A, 1.0, C); break;
-        case Kernel::Potrf: algorithms::potrf(ctx, Uplo::Lower, A); break;
-        case Kernel::GetrfNopiv: algorithms::getrf_nopiv(ctx, A); break;
-        case Kernel::Scale: algorithms::scale(ctx, true, Uplo::Lower, 1.0, C); break;
-        case Kernel::Count: break;
-    }
-    return counts;
+    return count_tasks([&](const Context& ctx) {
+        switch (parent) {
+            case Kernel::Gemm: algorithms::gemm(ctx, Op::NoTrans, Op::Trans, -1.0, A, B, 1.0, C); break;
+            case Kernel::Trsm:
+                algorithms::trsm(ctx, Side::Right, Uplo::Lower, Op::Trans, Diag::NonUnit, 1.0, A, B);
+                break;
+            case Kernel::Syrk: algorithms::syrk(ctx, Uplo::Lower, Op::NoTrans, -1.0, A, 1.0, C); break;
+            case Kernel::Potrf: algorithms::potrf(ctx, Uplo::Lower, A); break;
+            case Kernel::GetrfNopiv: algorithms::getrf_nopiv(ctx, A); break;
+            case Kernel::Scale: algorithms::scale(ctx, true, Uplo::Lower, 1.0, C); break;
+            case Kernel::Count: break;
+        }
+    });
 }
 
 namespace task {

@@ -41,6 +41,15 @@ Tile<T> tile(const Matrix<T>& A, int i, int j) {
 // it is the loop nest's priority.
 int64_t composed_priority(int64_t parent, int priority, int level, int levels);
 
+// How many tasks of each kind (Kernel order) `algorithms` (a function of their Context)
+// submit at their top level: they run in counting mode, which neither splits nor submits.
+template <typename Algorithms>
+std::array<int64_t, size_t(Kernel::Count)> count_tasks(Algorithms algorithms) {
+    std::array<int64_t, size_t(Kernel::Count)> counts{};
+    algorithms(Context{nullptr, nullptr, 0, 0, counts.data()});
+    return counts;
+}
+
 // How many tasks of each kind (Kernel order) one split of a `parent` task creates
 // when its nb x nb tiles are cut into child_nb sub-tiles: the algorithm itself, run in
 // counting mode on one tile's worth of sub-tiles.

@@ -1,13 +1,13 @@
 // Public routines: argument checks, then the algorithms on one Request.
 #include "grain/routines.hpp"
 
-#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <string>
 
 #include "algorithms/algorithms.hpp"
 #include "recursion/recursion.hpp"
+#include "recursion/tasks.hpp"
 #include "grain/errors.hpp"
 #include "grain/runtime.hpp"
 
@@ -43,11 +43,7 @@ void require_same_tiles(const char* routine, const Matrix<T>& A, const char* nam
 template <typename T, typename Algorithms>
 Request submit(const Matrix<T>& A, Algorithms algorithms) {
     detail::Recursion& recursion = detail::active_recursion("grain");
-    if (A.level() + 1 < int(A.scales().size())) {
-        std::array<int64_t, size_t(detail::Kernel::Count)> tasks{};
-        algorithms(Context{nullptr, &recursion, 0, 0, tasks.data()});
-        recursion.begin_call(tasks, A.nb());
-    }
+    if (A.level() + 1 < int(A.scales().size())) recursion.begin_call(detail::count_tasks(algorithms), A.nb());
     Request request;
     algorithms(Context{&request.state(), &recursion, 0, 0});
     return request;
