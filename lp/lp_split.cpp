@@ -16,8 +16,8 @@ namespace grain::detail {
 namespace {
 
 constexpr int kinds = int(Kernel::Count);
-// Ready tasks each worker should have; below this the workers "lack tasks", and the
-// LP's minimal work per processing-unit type (MinN). Simulated dpotrf and dgetrf_nopiv
+// The LP's minimal work per CPU worker (MinN), tuned when it was also the workers'
+// need below (ready_tasks_per_worker). Simulated dpotrf and dgetrf_nopiv
 // n=4096 and 8192, ladder 2048..256, on 2, 4, 8 and 16 cores (scripts/sim-testing.sh),
 // lp against the best fixed tile size, with a window of 16 tasks per worker: 16 gives
 // 0.95-1.06; 12 gives 0.79-1.06 (0.79 and 0.91 for n=4096 on 16 cores, where a few 512
@@ -27,6 +27,21 @@ constexpr int kinds = int(Kernel::Count);
 // many tasks were ready). On the real 2 cores 12 and 16 are within noise. (Measured
 // with the critical-path rule asking R times a task's duration; see longer_than_the_rest.)
 constexpr double tasks_per_worker = 16;
+// Ready tasks (not started) each CPU worker should have; below this the workers "lack
+// tasks", and a task of a kind below its target (or one the last solve had no ratio
+// for) is split. Half of MinN: the LP's minimum is what the pending work should be cut
+// into, this is how much of it must be ready at once, and in the split decisions it
+// was the rule that split most. Simulated as above (window 32 per worker, with the
+// critical-path and calls'-work rules), lp over the best fixed tile size: 16 and 12
+// give 0.975-1.061, 8 gives 0.975-1.061 (no point lower than with 16), 6 and 5
+// 0.988-1.061, and 4 drops to 0.938 (dpotrf n=8192, 16 cores) and 0.950 (dpotrf
+// n=4096, 4 cores); 8 keeps twice that margin. On the real 2 cores, dpotrf n=8192,
+// where a whole 1024 gemm runs faster per flop than its eight 512 ones and nb=1024 is
+// the best fixed tile size: with 16, 26-56 of the 56 level-1 gemms were split and
+// about 1800 tasks ran; with 8, 8-16 of them and 760-1370 tasks. 8 interleaved rounds
+// (scripts/bench-lp.sh), lp / best fixed nb, ratio of medians: dpotrf n=8192 0.951-0.977
+// with 16, 0.989 with 8; dpotrf n=4096 0.972-0.982 and 0.982.
+constexpr double ready_tasks_per_worker = 8;
 // GPUs need fewer tasks each: two keep one running while the next one's data loads.
 constexpr double tasks_per_gpu = 2;
 
@@ -294,7 +309,7 @@ private:
     bool workers_lack_tasks(const Counters& counters) const {
         const double waiting =
             sum_over_kinds(counters, [](const TaskCounters& c, size_t) { return double(c.ready - c.started); });
-        return waiting < cpu_unit.min_tasks * inputs_.workers[0];
+        return waiting < ready_tasks_per_worker * inputs_.workers[0];
     }
 
     // f(counters, index of the kind) summed over the kinds (type, level) of the ladder.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 namespace grain::detail {
 
@@ -44,12 +45,15 @@ double history_duration(Kernel kernel, bool double_precision, uint32_t footprint
 }
 
 void load_history_models() {
-    // Dumping a model reads it from disk as a duration query does, without asking it about
-    // a footprint: asking about one it has no history for turns calibration on for the
-    // whole run and prints StarPU's "not calibrated enough" warning (so did the query this
+    // A query by footprint (history_duration) does not read a model from disk: on one not
+    // read yet it dereferences the model's unset state (StarPU 1.3). Whoever asks durations
+    // calls this first. Dumping a model reads it without asking it about a footprint:
+    // asking about one it has no history for turns calibration on for the whole run and
+    // prints StarPU's "not calibrated enough" warning (so did the task-based query this
     // replaces, on 1x1 tiles, at every start).
     FILE* sink = std::fopen("/dev/null", "w");
-    if (!sink) return;  // then the first query reads each model
+    if (!sink) sink = std::tmpfile();
+    if (!sink) throw std::runtime_error("grain: cannot open /dev/null or a temporary file to read the performance models");
     for (int k = 0; k < int(Kernel::Count); ++k) {
         starpu_perfmodel_dump_xml(sink, codelet<float>(Kernel(k))->model);
         starpu_perfmodel_dump_xml(sink, codelet<double>(Kernel(k))->model);

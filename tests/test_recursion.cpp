@@ -231,6 +231,7 @@ TEST(Recursion, LpPolicySplitsTasksTooCoarseForTheCalls) {
     test_runtime();
     if (starpu_cuda_worker_get_count() > 0) GTEST_SKIP() << "a rule for CPU cores alone";
     const auto policy = detail::make_split_policy("lp", "split", 50);
+    policy->started();  // as the runtime does: reads the models its durations come from
     detail::Counters counters;
     // 1000 gemms ready at level 0: the workers lack nothing, and the work ready beside
     // one of them is 999 times its own.
@@ -245,6 +246,32 @@ TEST(Recursion, LpPolicySplitsTasksTooCoarseForTheCalls) {
     EXPECT_FALSE(policy->split(site, counters));
     counters.call_flops = share / 2;
     EXPECT_TRUE(policy->split(site, counters));
+}
+
+// Below its target, a task is split only while the workers lack ready tasks: fewer than
+// 8 each (half the LP's MinN of 16 tasks each, which sets the target here).
+TEST(Recursion, LpPolicySplitsBelowTargetOnlyWhileWorkersLackTasks) {
+    test_runtime();
+    if (starpu_cuda_worker_get_count() > 0) GTEST_SKIP() << "a rule for CPU cores alone";
+    const int cores = int(starpu_cpu_worker_get_count());
+    const std::vector<int> ladder{512, 256};
+    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, true, nullptr};
+    // `ready` gemms at level 0, all ready, none started: fewer than the 16 per core the
+    // LP wants executed, so it splits some (target > 0); more than one per core, so the
+    // critical path splits none; no call counted, so the calls' work splits none.
+    auto splits_first = [&](int ready) {
+        const auto policy = detail::make_split_policy("lp", "split", 50);
+        policy->started();
+        detail::Counters counters;
+        detail::TaskCounters& gemms = counters.at(detail::Kernel::Gemm, 0);
+        gemms.submitted = ready;
+        gemms.ready = ready;
+        return policy->split(site, counters);
+    };
+    EXPECT_TRUE(splits_first(6 * cores));
+    EXPECT_TRUE(splits_first(8 * cores - 1));
+    EXPECT_FALSE(splits_first(8 * cores));
+    EXPECT_FALSE(splits_first(12 * cores));
 }
 
 // Many runs in one process: no handle or plan is left behind.
