@@ -6,8 +6,9 @@
 # best fixed tile size is 256; on 2 cores it is 512). Before the LP counted only real
 # tasks (it met its MinN with phantom kernels), 16 cores ran 9% of their kernels at 512
 # (a smaller share at 256 than 2 cores: 0.909 against 0.925), at 0.70 of the GFlop/s of
-# nb=256; now (MinN 16, a solve every 50 submitted tasks, window 32 per core) 16 cores
-# run all of them at 256 and 2 cores 0.827. And 2 cores must keep at least 10% of their
+# nb=256; now (MinN 16, a solve every 50 submitted tasks, window 32 per core, workers
+# lacking tasks below 8 ready each) 16 cores run all of them at 256 and 2 cores 0.771
+# (0.827 with the bar at 16 ready tasks each). And 2 cores must keep at least 10% of their
 # kernels above 256: while the critical-path split asked the ready work to cover R times
 # a task's duration instead of R - 1 times (lp_split.cpp), 2 cores ran 0.942 of their
 # kernels at 256, and the real 2-core machine paid 6-12% per flop for it.
