@@ -259,6 +259,26 @@ TEST(Darts, PlanAheadPlansWithoutHandingOut) {
     EXPECT_EQ(seen.size(), size_t(n * n));
 }
 
+// Tasks submitted as their dependencies end (grain's routines) may find all their inputs
+// already planned on a GPU: they need no load, so they go before any data choice, the
+// highest priority first. Only on that GPU: another one still picks data as Algorithm 5.
+TEST(Darts, TasksWithNothingToLoadGoFirstByPriority) {
+    Darts darts(2, 4);
+    const TaskId first = darts.add_task({0, 1});
+    ASSERT_EQ(darts.pop(0), first);  // data 0 and 1 now planned on GPU 0
+    const TaskId low = darts.add_task({0}, 1);
+    const TaskId high = darts.add_task({0, 1}, 5);
+    const TaskId alone = darts.add_task({2}, 9);  // needs a load, whatever its priority
+    std::set<TaskId> freed_by_3;
+    for (int i = 0; i < 3; ++i) freed_by_3.insert(darts.add_task({3}));  // data 3 frees three
+    EXPECT_EQ(darts.pop(0), high);
+    EXPECT_EQ(darts.pop(0), low);
+    EXPECT_EQ(freed_by_3.count(darts.pop(0)), 1u);  // then Algorithm 5: data 3
+    EXPECT_TRUE(darts.planned_in_memory(0, 3));
+    EXPECT_EQ(darts.pop(1), alone);                // GPU 1 has nothing in memory
+    EXPECT_FALSE(darts.planned_in_memory(1, 0));
+}
+
 TEST(Darts, DataAddedLater) {
     Darts darts(1, 0);
     EXPECT_EQ(darts.add_data(), 0);

@@ -32,12 +32,13 @@ DataId Darts::add_data() {
     return DataId(users_.size() - 1);
 }
 
-TaskId Darts::add_task(const std::vector<DataId>& inputs) {
+TaskId Darts::add_task(const std::vector<DataId>& inputs, int64_t priority) {
     const TaskId t = TaskId(inputs_.size());
     for (DataId d : inputs)
         if (d < 0 || d >= data() || std::count(inputs.begin(), inputs.end(), d) > 1)
             throw std::invalid_argument("grain::detail::sched::Darts::add_task: bad input " + std::to_string(d));
     inputs_.push_back(inputs);
+    priority_.push_back(priority);
     pool_index_.push_back(-1);
     for (DataId d : inputs) users_[size_t(d)].push_back(t);
     for (Gpu& g : gpus_) {
@@ -71,6 +72,11 @@ void Darts::count_task(TaskId t, int sign) {
 
 void Darts::count_task_on(Gpu& g, TaskId t, int sign) {
     const int missing = g.missing[size_t(t)];
+    if (missing == 0) {
+        if (sign > 0) g.loaded.emplace(-priority_[size_t(t)], t);
+        else g.loaded.erase({-priority_[size_t(t)], t});
+        return;
+    }
     if (missing != 1 && !(missing == 2 && options_.three_inputs)) return;
     for (DataId d : inputs_[size_t(t)])
         if (g.not_in_mem[size_t(d)]) (missing == 1 ? g.free_with : g.pair_with)[size_t(d)] += sign;
@@ -122,6 +128,15 @@ DataId Darts::best_data(const Gpu& g, Score score, bool first_positive) {
 bool Darts::fill(Gpu& g) {
     if (pool_.empty()) return false;
     ++decisions_;
+    // A task whose inputs are all planned here needs no load: it goes first, the most
+    // urgent first (tasks submitted as their dependencies end arrive so; in Algorithm 5,
+    // where all tasks are known at the start, a load plans all the tasks it frees).
+    if (!g.loaded.empty()) {
+        const TaskId t = g.loaded.begin()->second;
+        pool_remove(t);
+        plan(g, t, +1);
+        return true;
+    }
     // Lines 4-11: the data whose load frees the most tasks; plan them all.
     const DataId best = best_data(g, [&](DataId d) { return g.free_with[size_t(d)]; }, options_.opti);
     if (best != no_data) {

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <deque>
 #include <random>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace grain::detail::sched {
@@ -39,8 +41,9 @@ public:
     // A new data (id data() before the call), in no GPU's memory.
     DataId add_data();
 
-    // A new unprocessed task reading `inputs` (distinct data ids < data()).
-    TaskId add_task(const std::vector<DataId>& inputs);
+    // A new unprocessed task reading `inputs` (distinct data ids < data()), of the given
+    // priority (larger first among tasks that need no load).
+    TaskId add_task(const std::vector<DataId>& inputs, int64_t priority = 0);
 
     // Algorithm 5: the next task for GPU k (it enters taskBuffer_k), or no_task when
     // nothing is planned on k and no task is unprocessed.
@@ -79,6 +82,7 @@ private:
         std::vector<int> pair_with;          // per data (three_inputs)
         std::vector<int> buffer_users;       // per data: tasks in taskBuffer_k reading it
         std::vector<int> planned_users;      // per data: tasks in plannedTasks_k reading it
+        std::set<std::pair<int64_t, TaskId>> loaded;  // unprocessed tasks with no input to load: (-priority, t)
         std::deque<TaskId> planned, buffer;
     };
 
@@ -100,6 +104,7 @@ private:
     DataId best_data(const Gpu& g, Score score, bool first_positive);
 
     std::vector<std::vector<DataId>> inputs_;  // per task
+    std::vector<int64_t> priority_;            // per task
     std::vector<std::vector<TaskId>> users_;   // per data
     std::vector<int> unprocessed_users_;       // per data
     std::vector<TaskId> pool_;

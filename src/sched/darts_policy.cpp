@@ -170,7 +170,7 @@ int push(starpu_task* task) {
             if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R)) continue;
             if (std::find(inputs.begin(), inputs.end(), d) == inputs.end()) inputs.push_back(d);
         }
-        const TaskId t = s.darts->add_task(inputs);
+        const TaskId t = s.darts->add_task(inputs, task->priority);
         s.tasks.push_back(task);
         for_gpus = true;
         for_cpus = runs_on(task, STARPU_CPU) && largest <= cpu_max_bytes;
