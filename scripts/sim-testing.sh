@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# grain_testing on a simulated machine of CPU cores alone: StarPU (built with SimGrid)
-# runs no kernel but times each one from the models in sim/ (measured on the 2-core
-# development machine, per tile size; sim/README.md), on as many simulated cores as
-# asked. What it shows is the schedule (split decisions, parallelism, critical path)
+# grain_testing on a simulated machine of CPU cores, alone or with one GPU: StarPU
+# (built with SimGrid) runs no kernel but times each one from the models in sim/ (cores:
+# measured on the 2-core development machine, per tile size; the GPU: a synthetic
+# V100-like model; sim/README.md), on as many simulated cores as asked. What it shows is the schedule (split decisions, parallelism, critical path)
 # on a machine this one is not, without runtime overheads or memory contention.
-# Usage: scripts/sim-testing.sh [--build DIR] --cpus N GRAIN_TESTING_ARGS...
+# Usage: scripts/sim-testing.sh [--build DIR] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS...
 #   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh)
 #   e.g. scripts/sim-testing.sh --cpus 16 -o potrf -n 4096 --scales 2048,1024,512,256 --split lp
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-sim
 cpus=
+gpus=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
+    --gpus) gpus=$2; shift 2 ;;
     *) break ;;
   esac
 done
 case $cpus in
-  '' | *[!0-9]*) echo "usage: $0 [--build DIR] --cpus N GRAIN_TESTING_ARGS..." >&2; exit 2 ;;
+  '' | *[!0-9]*) echo "usage: $0 [--build DIR] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS..." >&2; exit 2 ;;
+esac
+case $gpus in
+  0) host=grain-cpu ;;
+  1) host=grain-hybrid-1gpu ;;
+  *) echo "$0: --gpus $gpus: the simulated machines have 0 or 1 GPU (sim/README.md)" >&2; exit 2 ;;
 esac
 if [ "$cpus" -lt 1 ] || [ "$cpus" -gt 64 ]; then
   echo "$0: --cpus $cpus: the simulated platform (sim/bus/grain-cpu.platform.v4.xml) has 1 to 64 cores" >&2
@@ -31,4 +38,4 @@ driver=$build/testing_drivers/grain_testing
 models=$(mktemp -d)
 trap 'rm -rf "$models"' EXIT
 cp -r "$root/sim/bus" "$root/sim/codelets" "$models/"
-STARPU_HOSTNAME=grain-cpu STARPU_PERF_MODEL_DIR=$models STARPU_NCPU=$cpus STARPU_NCUDA=0 "$driver" "$@"
+STARPU_HOSTNAME=$host STARPU_PERF_MODEL_DIR=$models STARPU_NCPU=$cpus STARPU_NCUDA=$gpus "$driver" "$@"

@@ -1,7 +1,9 @@
 // gen_sim_files: writes the StarPU 1.3.10 SimGrid platform and performance models of a
 // V100-like machine with 1, 2 and 4 GPUs (hosts grain-v100-1gpu, -2gpu, -4gpu) into
 // OUTDIR/bus and OUTDIR/codelets/45, the layout StarPU reads from STARPU_PERF_MODEL_DIR,
-// and the platform of a machine of up to 64 CPU cores alone (host grain-cpu).
+// the platform of a machine of up to 64 CPU cores alone (host grain-cpu), and a machine
+// of those cores and one GPU (host grain-hybrid-1gpu) for grain's own kernels, whose CPU
+// models it reads from OUTDIR/codelets/45/*.grain-cpu.
 //
 //   c++ -std=c++17 -O2 -Wall -Wextra -o /tmp/gen_sim_files sim/gen_sim_files.cpp
 //   /tmp/gen_sim_files sim
@@ -103,33 +105,103 @@ FILE* open_or_die(const std::filesystem::path& path) {
     return f;
 }
 
+// One history entry as written: footprint, bytes, flops, mean duration.
+struct Row {
+    uint32_t footprint;
+    unsigned long bytes;
+    double flops, mean_us;
+};
+
+// Combination `comb` of a version-45 codelet model: CUDA device `dev`, one
+// implementation, history only (deviation 0: SimGrid runs the mean anyway).
+void write_cuda_combination(FILE* f, int comb, int dev, const std::vector<Row>& rows) {
+    std::fprintf(f, "####################\n# COMB_%d\n# number of types devices\n1\n", comb);
+    std::fprintf(f, "####################\n# DEV_0\n# device type (CPU - 0, CUDA - 1, OPENCL - 2, MIC - 3)\n1\n");
+    std::fprintf(f, "####################\n# DEV_0\n# device id \n%d\n", dev);
+    std::fprintf(f, "####################\n# DEV_0\n# number of cores \n1\n");
+    std::fprintf(f, "##########\n# number of implementations\n1\n");
+    std::fprintf(f, "#####\n# Model for cuda%d_impl0 (Comb%d)\n# number of entries\n%zu\n", dev, comb, rows.size());
+    std::fprintf(f, "# sumlnx\tsumlnx2\t\tsumlny\t\tsumlnxlny\talpha\t\tbeta\t\tn\tminx\t\tmaxx\n");
+    std::fprintf(f, "0.000000e+00\t0.000000e+00\t0.000000e+00\t0.000000e+00\tnan\tnan\t0\t0\t0\n");
+    std::fprintf(f, "# a\t\tb\t\tc\nnan\tnan\tnan\n# not multiple-regression-base\n0\n");
+    std::fprintf(f, "# hash\t\tsize\t\tflops\t\tmean (us)\tdev (us)\tsum\t\tsum2\t\tn\n");
+    for (const Row& r : rows)
+        std::fprintf(f, "%08x\t%-15lu\t%-15e\t%-15e\t%-15e\t%-15e\t%-15e\t%d\n", r.footprint, r.bytes, r.flops,
+                     r.mean_us, 0.0, r.mean_us * samples, r.mean_us * r.mean_us * samples, samples);
+    std::fprintf(f, "\n");
+}
+
 // Codelet model, format version 45: one combination per CUDA device (device ids are
 // matched unless STARPU_PERF_MODEL_HOMOGENEOUS_CUDA=1), one implementation each.
 void write_model(const std::filesystem::path& dir, const Model& model, int gpus) {
     FILE* f = open_or_die(dir / (std::string(model.symbol) + "." + hostname(gpus)));
     std::fprintf(f, "##################\n# Performance Model Version\n45\n\n");
     std::fprintf(f, "####################\n# COMBs\n# number of combinations\n%d\n", gpus);
-    for (int dev = 0; dev < gpus; ++dev) {
-        std::fprintf(f, "####################\n# COMB_%d\n# number of types devices\n1\n", dev);
-        std::fprintf(f, "####################\n# DEV_0\n# device type (CPU - 0, CUDA - 1, OPENCL - 2, MIC - 3)\n1\n");
-        std::fprintf(f, "####################\n# DEV_0\n# device id \n%d\n", dev);
-        std::fprintf(f, "####################\n# DEV_0\n# number of cores \n1\n");
-        std::fprintf(f, "##########\n# number of implementations\n1\n");
-        std::fprintf(f, "#####\n# Model for cuda%d_impl0 (Comb%d)\n# number of entries\n%zu\n", dev, dev,
-                     model.entries.size());
-        // No regression models: history only.
-        std::fprintf(f, "# sumlnx\tsumlnx2\t\tsumlny\t\tsumlnxlny\talpha\t\tbeta\t\tn\tminx\t\tmaxx\n");
-        std::fprintf(f, "0.000000e+00\t0.000000e+00\t0.000000e+00\t0.000000e+00\tnan\tnan\t0\t0\t0\n");
-        std::fprintf(f, "# a\t\tb\t\tc\nnan\tnan\tnan\n# not multiple-regression-base\n0\n");
-        std::fprintf(f, "# hash\t\tsize\t\tflops\t\tmean (us)\tdev (us)\tsum\t\tsum2\t\tn\n");
-        for (const Entry& e : model.entries) {
-            const double mean = e.mean_us();  // deviation 0: SimGrid runs the mean anyway
-            std::fprintf(f, "%08x\t%-15lu\t%-15e\t%-15e\t%-15e\t%-15e\t%-15e\t%d\n", task_footprint(e.buffers),
-                         static_cast<unsigned long>(e.bytes()), e.flops, mean, 0.0, mean * samples,
-                         mean * mean * samples, samples);
-        }
-        std::fprintf(f, "\n");
+    std::vector<Row> rows;
+    for (const Entry& e : model.entries)
+        rows.push_back({task_footprint(e.buffers), static_cast<unsigned long>(e.bytes()), e.flops, e.mean_us()});
+    for (int dev = 0; dev < gpus; ++dev) write_cuda_combination(f, dev, dev, rows);
+    std::fclose(f);
+}
+
+// ---- grain-hybrid-1gpu: up to 64 cores and one V100-like GPU in double precision ----
+// grain's own kernels (grain_testing). The cores keep the models measured on the
+// development machine (the grain-cpu files); the GPU's are synthetic (sim/README.md):
+// flops / (peak x size efficiency x kernel efficiency) + launch, per tile size.
+constexpr double hybrid_fp64_flops = 7e12;  // V100 FP64 peak; FP32 twice that
+constexpr double hybrid_half_size = 300;    // tile size at half the peak: nb^3 / (nb^3 + 300^3)
+constexpr double hybrid_launch_us = 5;
+constexpr double hybrid_memory_bytes_per_s = 800e9;  // scale: read and write the tile
+struct GpuKernel {
+    const char* name;    // grain_<prec><name>
+    int buffers;         // square tiles the task reads or writes
+    double nb3_flops;    // flops / nb^3
+    double efficiency;   // of the gemm rate
+};
+const GpuKernel gpu_kernels[] = {{"gemm", 3, 2, 1.0},          {"syrk", 2, 1, 0.9},
+                                 {"trsm", 2, 1, 0.8},          {"potrf", 1, 1.0 / 3, 0.2},
+                                 {"getrf_nopiv", 1, 2.0 / 3, 0.2}, {"scale", 1, 0, 0}};
+
+double hybrid_gpu_us(const GpuKernel& k, char precision, unsigned long bytes) {
+    const double element = precision == 's' ? 4 : 8;
+    if (k.nb3_flops == 0) return 2 * double(bytes) / hybrid_memory_bytes_per_s * 1e6 + hybrid_launch_us;
+    const double nb = std::sqrt(double(bytes) / (k.buffers * element)), nb3 = nb * nb * nb;
+    const double peak = precision == 's' ? 2 * hybrid_fp64_flops : hybrid_fp64_flops;
+    const double rate = peak * nb3 / (nb3 + hybrid_half_size * hybrid_half_size * hybrid_half_size) * k.efficiency;
+    return k.nb3_flops * nb3 / rate * 1e6 + hybrid_launch_us;
+}
+
+// Reads grain_<prec><kernel>.grain-cpu from `dir` and writes it for `host` with a second
+// combination, CUDA device 0, at the same footprints.
+void write_hybrid_model(const std::filesystem::path& dir, const GpuKernel& k, char precision, const std::string& host) {
+    const std::string symbol = std::string("grain_") + precision + k.name;
+    FILE* in = std::fopen((dir / (symbol + ".grain-cpu")).c_str(), "r");
+    if (!in) {
+        std::perror((dir / (symbol + ".grain-cpu")).c_str());
+        std::exit(1);
     }
+    std::string text;
+    for (int c; (c = std::fgetc(in)) != EOF;) text += char(c);
+    std::fclose(in);
+    const std::string one = "# number of combinations\n1\n", header = "# hash\t\tsize";
+    const size_t combs = text.find(one), table = text.find(header);
+    if (combs == std::string::npos || table == std::string::npos) {
+        std::fprintf(stderr, "%s.grain-cpu: not a one-combination history model\n", symbol.c_str());
+        std::exit(1);
+    }
+    text.replace(combs, one.size(), "# number of combinations\n2\n");
+    std::vector<Row> rows;
+    size_t line = text.find('\n', text.find(header)) + 1;
+    for (size_t end; line < text.size() && (end = text.find('\n', line)) != std::string::npos; line = end + 1) {
+        unsigned footprint = 0;
+        unsigned long bytes = 0;
+        if (std::sscanf(text.c_str() + line, "%x %lu", &footprint, &bytes) != 2) break;  // end of the table
+        rows.push_back({footprint, bytes, 0.0, hybrid_gpu_us(k, precision, bytes)});
+    }
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    FILE* f = open_or_die(dir / (symbol + "." + host));
+    std::fprintf(f, "%s\n\n", text.c_str());
+    write_cuda_combination(f, 1, 0, rows);
     std::fclose(f);
 }
 
@@ -223,6 +295,13 @@ int main(int argc, char** argv) {
     write_platform(bus / "grain-cpu.platform.v4.xml", 0, cpu_machine_cores);
     write_matrix(bus / "grain-cpu.bandwidth", 0, 0, 0);
     write_matrix(bus / "grain-cpu.latency", 0, 0, 0);
+    // grain-hybrid-1gpu: grain-cpu's cores and one GPU (scripts/sim-testing.sh --gpus 1).
+    const std::string hybrid = "grain-hybrid-1gpu";
+    write_platform(bus / (hybrid + ".platform.v4.xml"), 1, cpu_machine_cores);
+    write_matrix(bus / (hybrid + ".bandwidth"), 1, host_gpu_mb_s, host_gpu_mb_s / 2);
+    write_matrix(bus / (hybrid + ".latency"), 1, pcie_latency_us, 2 * pcie_latency_us);
+    for (const GpuKernel& k : gpu_kernels)
+        for (char precision : {'s', 'd'}) write_hybrid_model(codelets, k, precision, hybrid);
     std::printf("tile kernel %.2f us; footprints: 2d task %08x, 3 tiles %08x, 4 tiles %08x, 2 tiles %08x\n",
                 kernel_us, task_footprint(panel_product), task_footprint(tiles(3)), task_footprint(tiles(4)),
                 task_footprint(tiles(2)));

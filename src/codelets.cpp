@@ -1,6 +1,8 @@
 #include "codelets.hpp"
 
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
 
@@ -25,6 +27,15 @@ struct KernelRow {
     std::initializer_list<starpu_data_access_mode> modes;
 };
 
+#if defined(STARPU_SIMGRID) && !defined(GRAIN_USE_CUDA)
+// Simulated GPUs (StarPU built with SimGrid) run no kernel: StarPU only needs a CUDA
+// implementation to exist, and times it from the kernel's CUDA performance model.
+void simulated_only(void**, void*) {
+    std::fprintf(stderr, "grain: a simulated CUDA kernel was called\n");
+    std::abort();
+}
+#endif
+
 // The codelets and performance models of one precision. Built once, in place
 // (codelets point to their models), and never moved.
 template <typename T>
@@ -33,6 +44,8 @@ public:
     KernelTable() {
 #ifdef GRAIN_USE_CUDA
 #define GRAIN_CUDA(f) cuda::f<T>
+#elif defined(STARPU_SIMGRID)
+#define GRAIN_CUDA(f) simulated_only
 #else
 #define GRAIN_CUDA(f) nullptr
 #endif

@@ -223,7 +223,7 @@ Statistics Runtime::statistics() const { return recursion_->statistics(); }
 void Runtime::reset_statistics() { recursion_->reset_statistics(); }
 
 bool Runtime::has_cuda() {
-#ifdef GRAIN_USE_CUDA
+#if defined(GRAIN_USE_CUDA) || defined(STARPU_SIMGRID)  // simulated GPUs run no kernel
     return true;
 #else
     return false;

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -40,7 +41,6 @@ const Variant variants[] = {
 };
 constexpr size_t variant_count = sizeof(variants) / sizeof(variants[0]);
 
-std::atomic<size_t> cpu_max_bytes{0};
 // Planned tasks whose inputs a GPU prefetches when it takes a task (GRAIN_DARTS_PREFETCH;
 // 0: DARTS as published, planning only when a GPU has nothing planned). Simulated 2D
 // product on 2 GPUs, N = 10..60: 16 was best of 0, 1, 2, 4, 8, 16, 32 (darts-wb at N = 30,
@@ -61,7 +61,15 @@ struct State {
     std::vector<starpu_task*> tasks;                // per TaskId
     std::unordered_map<starpu_task*, TaskId> ids;   // tasks handed out to a GPU
     std::deque<starpu_task*> cpu_only;              // tasks no GPU can run
-    std::deque<TaskId> cpu_eligible;                // pool tasks small enough for CPUs
+    // The CPU path for tasks DARTS holds: their expected durations (us) on a GPU and on
+    // a core, the GPUs' expected work not done yet (tasks pushed to DARTS, neither
+    // finished on a GPU nor taken by a core), and the tasks cores may take, by duration.
+    starpu_perfmodel_arch* gpu_arch = nullptr;
+    starpu_perfmodel_arch* cpu_arch = nullptr;
+    std::vector<double> gpu_us;                     // per TaskId; 0 once not the GPUs' work
+    double gpu_backlog_us = 0;
+    int gpus = 0;
+    std::set<std::pair<double, TaskId>> cpu_candidates;  // (duration on a core, task)
     std::vector<int> gpu_of_worker;                 // -1 for CPU workers
     std::map<unsigned, int> gpu_of_node;            // memory node -> GPU index
     std::vector<std::vector<char>> resident;        // per GPU, per data: handed out there
@@ -131,7 +139,9 @@ void init(unsigned ctx, const Variant& v) {
         const bool gpu = starpu_worker_get_type(int(w)) == STARPU_CUDA_WORKER;
         s->gpu_of_worker.push_back(gpu ? gpus : -1);
         if (gpu) s->gpu_of_node[starpu_worker_get_memory_node(w)] = gpus++;
+        (gpu ? s->gpu_arch : s->cpu_arch) = starpu_worker_get_perf_archtype(int(w), ctx);
     }
+    s->gpus = gpus;
     if (gpus > 0) s->darts = std::make_unique<Darts>(gpus, 0, v.options);
     s->resident.resize(size_t(gpus));
     s->write_back = v.write_back;
@@ -150,6 +160,19 @@ void deinit(unsigned ctx) {
     delete s;
 }
 
+// A task's expected duration on `arch` in us; 0 when unknown (no model, or no such worker).
+double expected_us(starpu_task* task, starpu_perfmodel_arch* arch) {
+    if (!arch) return 0;
+    const double us = starpu_task_expected_length(task, arch, 0);
+    return std::isfinite(us) && us > 0 ? us : 0;
+}
+
+// Task t is no longer the GPUs' work (it finished on one, or a core took it).
+void leave_backlog(State& s, TaskId t) {
+    s.gpu_backlog_us = std::max(0.0, s.gpu_backlog_us - s.gpu_us[size_t(t)]);  // max: rounding
+    s.gpu_us[size_t(t)] = 0;
+}
+
 int push(starpu_task* task) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(task->sched_ctx));
     starpu_worker_relax_on();
@@ -160,10 +183,8 @@ int push(starpu_task* task) {
         s.cpu_only.push_back(task);
     } else {
         std::vector<DataId> inputs;
-        size_t largest = 0;
         for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
             starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
-            largest = std::max(largest, starpu_data_get_size(h));
             // Written-only data need no load, but LUF must know them: with no future
             // use they are the first victims.
             const DataId d = data_id(s, h);
@@ -173,8 +194,11 @@ int push(starpu_task* task) {
         const TaskId t = s.darts->add_task(inputs, task->priority);
         s.tasks.push_back(task);
         for_gpus = true;
-        for_cpus = runs_on(task, STARPU_CPU) && largest <= cpu_max_bytes;
-        if (for_cpus) s.cpu_eligible.push_back(t);
+        s.gpu_us.push_back(expected_us(task, s.gpu_arch));
+        s.gpu_backlog_us += s.gpu_us.back();
+        const double cpu_us = runs_on(task, STARPU_CPU) ? expected_us(task, s.cpu_arch) : 0;
+        for_cpus = cpu_us > 0;
+        if (for_cpus) s.cpu_candidates.emplace(cpu_us, t);
     }
     s.mutex.unlock();
     starpu_push_task_end(task);
@@ -231,11 +255,18 @@ starpu_task* pop(unsigned ctx) {
         s.cpu_only.pop_front();
         return task;
     }
-    while (!s.cpu_eligible.empty()) {
-        const TaskId t = s.cpu_eligible.front();
-        s.cpu_eligible.pop_front();
+    // A core takes a task DARTS has not handed out when it would end it no later than a
+    // GPU would: its duration on a core is at most what the GPUs have left to do (per
+    // GPU) plus its duration on a GPU. The shortest on a core first: cores run the small
+    // tiles while the GPUs are busy, and leave them the large ones.
+    const double horizon_us = s.gpu_backlog_us / s.gpus;
+    while (!s.cpu_candidates.empty()) {
+        const auto [cpu_us, t] = *s.cpu_candidates.begin();
+        if (cpu_us > horizon_us + s.gpu_us[size_t(t)]) break;
+        s.cpu_candidates.erase(s.cpu_candidates.begin());
         if (s.darts->take(t)) {
-                return s.tasks[size_t(t)];
+            leave_backlog(s, t);
+            return s.tasks[size_t(t)];
         }
     }
     return nullptr;
@@ -261,6 +292,7 @@ void post_exec(starpu_task* task, unsigned ctx) {
     const auto it = s.ids.find(task);
     if (it == s.ids.end()) return;
     s.darts->finished(s.gpu_of_worker[size_t(worker)], it->second);
+    leave_backlog(s, it->second);
     s.ids.erase(it);
 }
 
@@ -337,6 +369,5 @@ bool darts_has_luf() {
 #endif
 }
 
-void set_darts_cpu_max_bytes(size_t bytes) { cpu_max_bytes = bytes; }
 
 }  // namespace grain::detail::sched

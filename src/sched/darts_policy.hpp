@@ -5,10 +5,11 @@
 // LRU eviction), and the variants "darts-3inputs", "darts-opti" and "darts-wb" (with LUF).
 //
 // GPU (CUDA) workers ask DARTS for their tasks. CPU workers have their own path: they
-// run the tasks that have no CUDA implementation (first come, first served), and take
-// from the tasks DARTS has not handed out only those whose data is no larger than
-// `cpu_max_bytes` (set_darts_cpu_max_bytes; 0 by default: none), so that they do not
-// take the large tiles the GPUs should run.
+// run the tasks that have no CUDA implementation (first come, first served), and take a
+// task DARTS has not handed out when, by the performance models, a core would end it no
+// later than a GPU: its duration on a core is at most the GPUs' work not done yet (per
+// GPU) plus its duration on a GPU; shortest on a core first. So cores run small tiles
+// while the GPUs are busy and leave them the large ones.
 #include <starpu.h>
 
 #include <cstddef>
@@ -33,9 +34,5 @@ bool darts_has_luf();
 // GPUs' planning, and LUF no longer names them as victims once StarPU frees them).
 // Does nothing under other policies or without a running StarPU.
 void forget_data(const starpu_data_handle_t* handles, size_t count);
-
-// Largest task data (in bytes, its biggest handle) that CPU workers take from the
-// GPUs' pool; 0: none (CPU workers run only CPU-only tasks). Set before starpu_init.
-void set_darts_cpu_max_bytes(size_t bytes);
 
 }  // namespace grain::detail::sched
