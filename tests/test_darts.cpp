@@ -279,6 +279,20 @@ TEST(Darts, TasksWithNothingToLoadGoFirstByPriority) {
     EXPECT_FALSE(darts.planned_in_memory(1, 0));
 }
 
+// Among data that free as many tasks, with as many users, Algorithm 5 picks at random;
+// here the one that frees the most urgent task goes first (all-zero priorities, as in
+// the paper's sets, leave it random).
+TEST(Darts, TiesGoToTheDataThatFreesTheMostUrgentTask) {
+    const std::vector<int64_t> priorities = {3, -2, 7, 0, 5, 1, -4, 6};
+    Darts darts(1, int(priorities.size()));
+    for (size_t d = 0; d < priorities.size(); ++d) darts.add_task({DataId(d)}, priorities[d]);
+    std::vector<int64_t> order;
+    for (TaskId t; (t = darts.pop(0)) != no_task;) order.push_back(priorities[size_t(t)]);
+    std::vector<int64_t> expected = priorities;
+    std::sort(expected.rbegin(), expected.rend());
+    EXPECT_EQ(order, expected);
+}
+
 TEST(Darts, DataAddedLater) {
     Darts darts(1, 0);
     EXPECT_EQ(darts.add_data(), 0);

@@ -9,6 +9,8 @@
 // incrementally, so a request scans the data (never all the tasks):
 //   missing[k][T]   inputs of T in dataNotInMem_k
 //   free_with[k][D] unprocessed tasks whose only input in dataNotInMem_k is D: n(D)
+//   freed[k][D]     their priorities, as (priority, count) in increasing priority (one
+//                   pair when all tasks share a priority, as in the paper's sets)
 //   pair_with[k][D] unprocessed tasks with two inputs in dataNotInMem_k, one being D
 //                   (the 3inputs variant)
 #include <cstdint>
@@ -79,6 +81,7 @@ private:
         std::vector<char> not_in_mem;        // per data: in dataNotInMem_k
         std::vector<int> missing;            // per task
         std::vector<int> free_with;          // per data: n(D)
+        std::vector<std::vector<std::pair<int64_t, int>>> freed;  // per data
         std::vector<int> pair_with;          // per data (three_inputs)
         std::vector<int> buffer_users;       // per data: tasks in taskBuffer_k reading it
         std::vector<int> planned_users;      // per data: tasks in plannedTasks_k reading it
@@ -99,9 +102,10 @@ private:
     TaskId hand_out(Gpu& g, TaskId t);      // into taskBuffer_k
     bool fill(Gpu& g);                      // lines 4-13: plan tasks; false if none is unprocessed
 
-    // Among data with the largest score (and then the most unprocessed users), one at random.
-    template <typename Score>
-    DataId best_data(const Gpu& g, Score score, bool first_positive);
+    // Among data with the largest score (then the most unprocessed users, then the
+    // largest urgency), one at random.
+    template <typename Score, typename Urgency>
+    DataId best_data(const Gpu& g, Score score, Urgency urgency, bool first_positive);
 
     std::vector<std::vector<DataId>> inputs_;  // per task
     std::vector<int64_t> priority_;            // per task
