@@ -69,7 +69,8 @@ struct State {
     std::vector<double> gpu_us;                     // per TaskId; 0 once not the GPUs' work
     double gpu_backlog_us = 0;
     int gpus = 0;
-    std::set<std::pair<double, TaskId>> cpu_candidates;  // (duration on a core, task)
+    // (duration on a core, task); tasks a GPU took meanwhile leave when a core reaches them.
+    std::set<std::pair<double, TaskId>> cpu_candidates;
     std::vector<int> gpu_of_worker;                 // -1 for CPU workers
     std::map<unsigned, int> gpu_of_node;            // memory node -> GPU index
     std::vector<std::vector<char>> resident;        // per GPU, per data: handed out there
@@ -368,6 +369,5 @@ bool darts_has_luf() {
     return false;
 #endif
 }
-
 
 }  // namespace grain::detail::sched
