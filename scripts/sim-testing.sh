@@ -2,8 +2,9 @@
 # grain_testing on a simulated machine of CPU cores, alone or with one GPU: StarPU
 # (built with SimGrid) runs no kernel but times each one from the models in sim/ (cores:
 # measured on the 2-core development machine, per tile size; the GPU: a synthetic
-# V100-like model; sim/README.md), on as many simulated cores as asked. What it shows is the schedule (split decisions, parallelism, critical path)
-# on a machine this one is not, without runtime overheads or memory contention.
+# V100-like model; sim/README.md), on as many simulated cores as asked. What it shows
+# is the schedule (split decisions, parallelism, critical path) on a machine this one
+# is not, without runtime overheads or memory contention.
 # Usage: scripts/sim-testing.sh [--build DIR] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS...
 #   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh)
 #   e.g. scripts/sim-testing.sh --cpus 16 -o potrf -n 4096 --scales 2048,1024,512,256 --split lp

@@ -96,8 +96,8 @@ const std::vector<Model> models = {
 
 std::string hostname(int gpus) { return "grain-v100-" + std::to_string(gpus) + "gpu"; }
 
-FILE* open_or_die(const std::filesystem::path& path) {
-    FILE* f = std::fopen(path.c_str(), "w");
+FILE* open_or_die(const std::filesystem::path& path, const char* mode = "w") {
+    FILE* f = std::fopen(path.c_str(), mode);
     if (!f) {
         std::perror(path.c_str());
         std::exit(1);
@@ -175,11 +175,7 @@ double hybrid_gpu_us(const GpuKernel& k, char precision, unsigned long bytes) {
 // combination, CUDA device 0, at the same footprints.
 void write_hybrid_model(const std::filesystem::path& dir, const GpuKernel& k, char precision, const std::string& host) {
     const std::string symbol = std::string("grain_") + precision + k.name;
-    FILE* in = std::fopen((dir / (symbol + ".grain-cpu")).c_str(), "r");
-    if (!in) {
-        std::perror((dir / (symbol + ".grain-cpu")).c_str());
-        std::exit(1);
-    }
+    FILE* in = open_or_die(dir / (symbol + ".grain-cpu"), "r");
     std::string text;
     for (int c; (c = std::fgetc(in)) != EOF;) text += char(c);
     std::fclose(in);

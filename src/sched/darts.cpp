@@ -12,7 +12,6 @@ Darts::Darts(int gpus, int data, DartsOptions options)
     if (gpus < 1 || data < 0) throw std::invalid_argument("grain::detail::sched::Darts: needs gpus >= 1 and data >= 0");
     for (Gpu& g : gpus_) {
         g.not_in_mem.assign(size_t(data), 1);  // initially, all data
-        g.free_with.assign(size_t(data), 0);
         g.freed.resize(size_t(data));
         g.pair_with.assign(size_t(data), 0);
         g.buffer_users.assign(size_t(data), 0);
@@ -25,7 +24,6 @@ DataId Darts::add_data() {
     unprocessed_users_.push_back(0);
     for (Gpu& g : gpus_) {
         g.not_in_mem.push_back(1);
-        g.free_with.push_back(0);
         g.freed.emplace_back();
         g.pair_with.push_back(0);
         g.buffer_users.push_back(0);
@@ -86,7 +84,6 @@ void Darts::count_task_on(Gpu& g, TaskId t, int sign) {
             g.pair_with[size_t(d)] += sign;
             continue;
         }
-        g.free_with[size_t(d)] += sign;
         auto& freed = g.freed[size_t(d)];
         const int64_t p = priority_[size_t(t)];
         auto it = std::lower_bound(freed.begin(), freed.end(), std::make_pair(p, 0));
@@ -163,7 +160,12 @@ bool Darts::fill(Gpu& g) {
     // critical path waits otherwise (potrf n=16384 nb=1024 on a simulated GPU + 1 core:
     // 4839 -> 4939 GFlop/s, dmdar 4925).
     const DataId best = best_data(
-        g, [&](DataId d) { return g.free_with[size_t(d)]; },
+        g,
+        [&](DataId d) {
+            int n = 0;
+            for (const auto& [priority, count] : g.freed[size_t(d)]) n += count;
+            return n;
+        },
         [&](DataId d) { return g.freed[size_t(d)].back().first; }, options_.opti);
     if (best != no_data) {
         std::vector<TaskId> freed;

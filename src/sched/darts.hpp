@@ -8,9 +8,9 @@
 // out to k and not finished). All GPUs share the unprocessed tasks. Counts are kept
 // incrementally, so a request scans the data (never all the tasks):
 //   missing[k][T]   inputs of T in dataNotInMem_k
-//   free_with[k][D] unprocessed tasks whose only input in dataNotInMem_k is D: n(D)
-//   freed[k][D]     their priorities, as (priority, count) in increasing priority (one
-//                   pair when all tasks share a priority, as in the paper's sets)
+//   freed[k][D]     the unprocessed tasks whose only input in dataNotInMem_k is D, as
+//                   (priority, count) in increasing priority: n(D) is the sum of the
+//                   counts (one pair when all tasks share a priority, as in the paper's sets)
 //   pair_with[k][D] unprocessed tasks with two inputs in dataNotInMem_k, one being D
 //                   (the 3inputs variant)
 #include <cstdint>
@@ -80,7 +80,6 @@ private:
     struct Gpu {
         std::vector<char> not_in_mem;        // per data: in dataNotInMem_k
         std::vector<int> missing;            // per task
-        std::vector<int> free_with;          // per data: n(D)
         std::vector<std::vector<std::pair<int64_t, int>>> freed;  // per data
         std::vector<int> pair_with;          // per data (three_inputs)
         std::vector<int> buffer_users;       // per data: tasks in taskBuffer_k reading it
