@@ -153,6 +153,45 @@ TEST(Darts, LufEvictsWhatTheFutureUsesLeast) {
     EXPECT_EQ(empty.luf_victim(0, {}), no_data);
 }
 
+TEST(Darts, LufTiesGoToTheDataTheFewestUnprocessedTasksRead) {
+    // Nothing planned or buffered: every candidate is needed by no planned task. The
+    // victim is then the data the fewest unprocessed tasks read, whatever the order.
+    Darts darts(1, 3);
+    darts.add_task({1});
+    darts.add_task({1});
+    darts.add_task({2});
+    EXPECT_EQ(darts.luf_victim(0, {1, 2, 0}), 0);  // read by no task (an output, say)
+    EXPECT_EQ(darts.luf_victim(0, {1, 2}), 2);
+    EXPECT_EQ(darts.luf_victim(0, {2, 1}), 2);
+    // Planned tasks still come first: once data 1 is loaded and its two tasks planned,
+    // with one handed out and finished, data 1 stays for the other.
+    const TaskId first = darts.pop(0);
+    darts.finished(0, first);
+    ASSERT_EQ(darts.planned(0).size(), 1u);
+    EXPECT_EQ(darts.luf_victim(0, {1, 2}), 2);
+    EXPECT_EQ(darts.luf_victim(0, {1, 0}), 0);
+}
+
+TEST(Darts, DataThatStayedFreesItsTasksWithoutALoad) {
+    // Data 0 is in memory, then named as a victim (evicted), but the runtime could not
+    // evict it (stayed). A task reading it then needs no load and goes first, ahead of a
+    // more urgent task that needs one; had data 0 stayed out, that task would go first.
+    for (bool stayed : {true, false}) {
+        SCOPED_TRACE(stayed);
+        Darts darts(1, 2);
+        const TaskId a = darts.add_task({0});
+        ASSERT_EQ(darts.pop(0), a);
+        darts.finished(0, a);
+        darts.evicted(0, 0);
+        EXPECT_FALSE(darts.planned_in_memory(0, 0));
+        if (stayed) darts.stayed(0, 0);
+        EXPECT_EQ(darts.planned_in_memory(0, 0), stayed);
+        const TaskId b = darts.add_task({0}, 0);
+        const TaskId urgent = darts.add_task({1}, 5);
+        EXPECT_EQ(darts.pop(0), stayed ? b : urgent);
+    }
+}
+
 TEST(Darts, LufFallsBackToFurthestUseInTheBuffer) {
     // Three single-input tasks, handed out in a known order: the data read last goes.
     Darts darts(1, 3);

@@ -229,13 +229,14 @@ void Darts::finished(int k, TaskId t) {
 
 DataId Darts::luf_victim(int k, const std::vector<DataId>& in_memory) const {
     const Gpu& g = gpus_.at(size_t(k));
-    // Lines 4-5: not needed by the task buffer, and needed by the fewest planned tasks
-    // (ties: the first listed; the policy lists data in the order it first saw them).
+    // Lines 4-5: not needed by the task buffer, and needed by the fewest planned tasks.
+    // Ties: read by the fewest unprocessed tasks (outputs and used-up inputs first: in
+    // the 2D product they are most of the data, and a GPU then keeps the panels it will
+    // read again), then the first listed.
+    const auto key = [&](DataId d) { return std::make_pair(g.planned_users[size_t(d)], unprocessed_users_[size_t(d)]); };
     DataId victim = no_data;
     for (DataId d : in_memory)
-        if (g.buffer_users[size_t(d)] == 0 &&
-            (victim == no_data || g.planned_users[size_t(d)] < g.planned_users[size_t(victim)]))
-            victim = d;
+        if (g.buffer_users[size_t(d)] == 0 && (victim == no_data || key(d) < key(victim))) victim = d;
     if (victim != no_data || in_memory.empty()) return victim;
     // Line 7 (Belady): the data whose next use in the task buffer is the furthest.
     size_t furthest = 0;
@@ -267,5 +268,7 @@ void Darts::evicted(int k, DataId d) {
     g.planned.swap(kept);
     set_in_memory(g, d, false);
 }
+
+void Darts::stayed(int k, DataId d) { set_in_memory(gpus_.at(size_t(k)), d, true); }
 
 }  // namespace grain::detail::sched

@@ -62,10 +62,16 @@ public:
 
     // Algorithm 6: the data to evict from GPU k among `in_memory` (the data on k that
     // can be evicted), or no_data if the list is empty. Does not change the state.
+    // Ties between data needed by as few planned tasks go to the data the fewest
+    // unprocessed tasks read (Algorithm 6 leaves them open), then to the first listed.
     DataId luf_victim(int k, const std::vector<DataId>& in_memory) const;
     // Data d left GPU k: tasks planned on k that read it go back to the unprocessed
     // tasks, and d is in dataNotInMem_k again (LUF's lines 8-9).
     void evicted(int k, DataId d);
+    // Data d, passed to evicted, could not leave GPU k after all (the runtime could not
+    // evict it): it leaves dataNotInMem_k again. The tasks evicted sent back stay
+    // unprocessed.
+    void stayed(int k, DataId d);
 
     // Observers (tests, statistics).
     int gpus() const { return int(gpus_.size()); }

@@ -74,6 +74,10 @@ struct State {
     std::vector<int> gpu_of_worker;                 // -1 for CPU workers
     std::map<unsigned, int> gpu_of_node;            // memory node -> GPU index
     std::vector<std::vector<char>> resident;        // per GPU, per data: handed out there
+    std::vector<std::vector<int>> in_use;           // per GPU, per data: tasks handed out there, not ended
+    // Per GPU: the victims StarPU could not evict while making room for `refused_for`.
+    std::vector<std::vector<DataId>> refused;
+    std::vector<starpu_data_handle_t> refused_for;
 };
 
 DataId data_id(State& s, starpu_data_handle_t h) {
@@ -83,14 +87,24 @@ DataId data_id(State& s, starpu_data_handle_t h) {
     s.data_ids.emplace(h, d);
     s.handles.push_back(h);
     for (auto& r : s.resident) r.push_back(0);
+    for (auto& u : s.in_use) u.push_back(0);
     return d;
 }
 
 bool runs_on(const starpu_task* task, uint32_t where) { return (task->cl->where & where) != 0; }
 
 #ifdef STARPU_HAVE_VICTIM_SELECTOR
+thread_local int victim_gpu = -1;  // the GPU of this thread's last select_victim
+
 // LUF (Algorithm 6) picks the victim among the data DARTS handed out on that GPU and
 // still allocated there; NULL leaves the choice to StarPU (e.g. data DARTS does not know).
+// Every victim must be one StarPU can evict: otherwise StarPU falls back to LRU, which
+// evicts behind DARTS's back, and DARTS plans on data that is gone. So data a task
+// handed out there uses (outputs included) are no candidates, and a victim StarPU
+// still cannot evict (a write-back in flight) comes back through victim_not_evicted,
+// and the patched StarPU asks again. Simulated 2D product, 2 GPUs, darts-wb, N = 50,
+// with the tie-break of Darts::luf_victim: without the callback, 183 of 2301 choices
+// failed and StarPU ran 461 loads where DARTS planned 217; with it, 280 for 277.
 starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, enum starpu_is_prefetch is_prefetch,
                                    void* arg) {
     // Prefetches (the planned tasks' inputs) only use free memory: evicting for them
@@ -101,24 +115,16 @@ starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, e
     const auto g = s.gpu_of_node.find(node);
     if (g == s.gpu_of_node.end() || !s.darts) return nullptr;
     const int k = g->second;
-    // Listed in the order the data were first pushed (LUF's ties go to the first).
-    // Algorithm 6 leaves ties open, and they matter: in the row-major 2D product this
-    // order evicts columns of B before rows of A, so a GPU keeps rows and streams the
-    // columns. Least recently used first instead (simulated, 2 GPUs, 500 MB, darts):
-    // N = 30, 147 -> 155 loads; N = 50, 322 -> 967 loads, 16348 -> 7852 GFlop/s.
-    // Data no unprocessed task reads first (written outputs, used-up inputs) was near
-    // optimal in an offline lockstep model without prefetch, but simulated darts-wb
-    // went from 19576 / 20589 GFlop/s, 2.02 / 4.66 GB to 17970 / 17304, 1.86 / 5.84 GB
-    // (N = 30 / 50). Two limits of this hook weigh there: a victim smaller than
-    // `toload` (an output tile for an input panel) frees too little, and StarPU then
-    // evicts twice the size by LRU behind LUF; and LUF counts tasks' inputs only, so it
-    // can name a running task's output tile, which StarPU cannot evict. Lifting both
-    // (asking LUF again until enough is free; counting outputs) cut failed evictions
-    // from 614 to 121 (N = 50, no prefetch) but raised neither throughput nor
-    // transfers at the default prefetch.
+    victim_gpu = k;
+    std::vector<DataId>& refused = s.refused[size_t(k)];
+    if (s.refused_for[size_t(k)] != toload) refused.clear(), s.refused_for[size_t(k)] = toload;
+    // Listed in the order the data were first pushed: LUF's last tie-break goes to the
+    // first (see Darts::luf_victim for the others).
     std::vector<DataId> candidates;
     for (DataId d = 0; d < DataId(s.handles.size()); ++d) {
-        if (!s.resident[size_t(k)][size_t(d)] || s.handles[size_t(d)] == toload) continue;
+        if (!s.resident[size_t(k)][size_t(d)] || s.in_use[size_t(k)][size_t(d)] > 0 ||
+            s.handles[size_t(d)] == toload || std::find(refused.begin(), refused.end(), d) != refused.end())
+            continue;
         if (!starpu_data_test_if_allocated_on_node(s.handles[size_t(d)], node)) {
             s.resident[size_t(k)][size_t(d)] = 0;  // StarPU dropped it already
             continue;
@@ -130,6 +136,19 @@ starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, e
     s.darts->evicted(k, victim);
     s.resident[size_t(k)][size_t(victim)] = 0;
     return s.handles[size_t(victim)];
+}
+
+// StarPU could not evict the victim select_victim just named (same thread): DARTS
+// takes it back, and the next choice for this load skips it.
+void victim_not_evicted(starpu_data_handle_t victim, void* arg) {
+    State& s = *static_cast<State*>(arg);
+    std::lock_guard<Mutex> lock(s.mutex);
+    const auto it = s.data_ids.find(victim);
+    if (victim_gpu < 0 || !s.darts || it == s.data_ids.end()) return;
+    const DataId d = it->second;
+    s.darts->stayed(victim_gpu, d);
+    s.resident[size_t(victim_gpu)][size_t(d)] = 1;
+    s.refused[size_t(victim_gpu)].push_back(d);
 }
 #endif
 
@@ -145,10 +164,13 @@ void init(unsigned ctx, const Variant& v) {
     s->gpus = gpus;
     if (gpus > 0) s->darts = std::make_unique<Darts>(gpus, 0, v.options);
     s->resident.resize(size_t(gpus));
+    s->in_use.resize(size_t(gpus));
+    s->refused.resize(size_t(gpus));
+    s->refused_for.resize(size_t(gpus));
     s->write_back = v.write_back;
 #ifdef STARPU_HAVE_VICTIM_SELECTOR
     s->luf = v.luf;
-    if (s->luf) starpu_data_register_victim_selector(select_victim, nullptr, s);
+    if (s->luf) starpu_data_register_victim_selector(select_victim, victim_not_evicted, s);
 #endif
     starpu_sched_ctx_set_policy_data(ctx, s);
 }
@@ -218,6 +240,14 @@ void hand_to_gpu(State& s, int k, TaskId t) {
     }
 }
 
+// A task handed out to GPU k starts (+1) or stops (-1) using its data there.
+void count_in_use(State& s, int k, starpu_task* task, int sign) {
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+        const auto it = s.data_ids.find(STARPU_TASK_GET_HANDLE(task, i));
+        if (it != s.data_ids.end()) s.in_use[size_t(k)][size_t(it->second)] += sign;
+    }
+}
+
 starpu_task* pop(unsigned ctx) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
     const int worker = starpu_worker_get_id_check();
@@ -231,6 +261,7 @@ starpu_task* pop(unsigned ctx) {
         hand_to_gpu(s, k, t);
         starpu_task* task = s.tasks[size_t(t)];  // s.tasks may grow once unlocked
         s.ids[task] = t;
+        count_in_use(s, k, task, +1);
         // Plan the next tasks now and load their inputs while this one runs: otherwise
         // a GPU picks its next data only once it has nothing left to run, and waits for
         // the load. Prefetches only use free GPU memory (StarPU never evicts for them:
@@ -293,6 +324,7 @@ void post_exec(starpu_task* task, unsigned ctx) {
     const auto it = s.ids.find(task);
     if (it == s.ids.end()) return;
     s.darts->finished(s.gpu_of_worker[size_t(worker)], it->second);
+    count_in_use(s, s.gpu_of_worker[size_t(worker)], task, -1);
     leave_backlog(s, it->second);
     s.ids.erase(it);
 }
@@ -357,6 +389,7 @@ void forget_data(const starpu_data_handle_t* handles, size_t count) {
         s->handles[size_t(d)] = nullptr;
         for (int k = 0; k < s->darts->gpus(); ++k) {
             s->resident[size_t(k)][size_t(d)] = 0;
+            s->in_use[size_t(k)][size_t(d)] = 0;
             s->darts->evicted(k, d);
         }
     }
