@@ -231,22 +231,20 @@ int push(starpu_task* task) {
     return 0;
 }
 
-// Marks task t's data as handed to GPU k (LUF's candidates there).
-void hand_to_gpu(State& s, int k, TaskId t) {
-    starpu_task* task = s.tasks[size_t(t)];
+// Calls f(d) for each data of `task` the policy knows (not forgotten).
+template <typename F>
+void for_each_data(const State& s, starpu_task* task, F f) {
     for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
         const auto it = s.data_ids.find(STARPU_TASK_GET_HANDLE(task, i));
-        if (it != s.data_ids.end()) s.resident[size_t(k)][size_t(it->second)] = 1;
+        if (it != s.data_ids.end()) f(size_t(it->second));
     }
 }
 
-// A task handed out to GPU k starts (+1) or stops (-1) using its data there.
-void count_in_use(State& s, int k, starpu_task* task, int sign) {
-    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
-        const auto it = s.data_ids.find(STARPU_TASK_GET_HANDLE(task, i));
-        if (it != s.data_ids.end()) s.in_use[size_t(k)][size_t(it->second)] += sign;
-    }
+// Marks task t's data as handed to GPU k (LUF's candidates there).
+void hand_to_gpu(State& s, int k, TaskId t) {
+    for_each_data(s, s.tasks[size_t(t)], [&](size_t d) { s.resident[size_t(k)][d] = 1; });
 }
+
 
 starpu_task* pop(unsigned ctx) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
@@ -258,10 +256,9 @@ starpu_task* pop(unsigned ctx) {
     if (k >= 0) {
         const TaskId t = s.darts->pop(k);
         if (t == no_task) return nullptr;
-        hand_to_gpu(s, k, t);
         starpu_task* task = s.tasks[size_t(t)];  // s.tasks may grow once unlocked
         s.ids[task] = t;
-        count_in_use(s, k, task, +1);
+        for_each_data(s, task, [&](size_t d) { s.resident[size_t(k)][d] = 1, ++s.in_use[size_t(k)][d]; });
         // Plan the next tasks now and load their inputs while this one runs: otherwise
         // a GPU picks its next data only once it has nothing left to run, and waits for
         // the load. Prefetches only use free GPU memory (StarPU never evicts for them:
@@ -323,8 +320,9 @@ void post_exec(starpu_task* task, unsigned ctx) {
     std::lock_guard<Mutex> lock(s.mutex);
     const auto it = s.ids.find(task);
     if (it == s.ids.end()) return;
-    s.darts->finished(s.gpu_of_worker[size_t(worker)], it->second);
-    count_in_use(s, s.gpu_of_worker[size_t(worker)], task, -1);
+    const int k = s.gpu_of_worker[size_t(worker)];
+    s.darts->finished(k, it->second);
+    for_each_data(s, task, [&](size_t d) { --s.in_use[size_t(k)][d]; });  // counted by pop
     leave_backlog(s, it->second);
     s.ids.erase(it);
 }
