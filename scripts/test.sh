@@ -12,11 +12,11 @@ echo "== build and test (Release)"
 bash "$root/scripts/build.sh" "$root/build"
 # One StarPU start alone first: on a fresh machine it calibrates the bus into ~/.starpu,
 # and tests started at once would read those files while another writes them.
-(cd "$root/build" && ctest -R '^Info$' >/dev/null; ctest --output-on-failure -j "$(nproc)")
+(cd "$root/build" && ctest -R '^Info$' >/dev/null || true; ctest --output-on-failure -j "$(nproc)")
 
 echo "== build and test under ASan + UBSan"
 bash "$root/scripts/build.sh" "$root/build-sanitize" -DGRAIN_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-(cd "$root/build-sanitize" && ctest -R '^Info$' >/dev/null; ctest --output-on-failure -j "$(nproc)")
+(cd "$root/build-sanitize" && ctest -R '^Info$' >/dev/null || true; ctest --output-on-failure -j "$(nproc)")
 
 echo "== CUDA variant: StarPU built with CUDA (cached), grain's CUDA kernels and tests"
 # Compiled and linked on every CI run so that CUDA code cannot rot; the GPU tests run
