@@ -2,7 +2,8 @@
 # The DARTS + LUF goals, in simulation (grain_sched_bench from a GRAIN_SIMULATION=ON build):
 #   2 GPUs x 500 MB, 2D product and its randomized order, over working sets from the two
 #   GPUs' memory (1000 MB) to three times it (N = 40..100 tiles per dimension);
-#   4 GPUs x 500 MB, 3D product and Cholesky tasks (N = 5..20).
+#   4 GPUs x 500 MB, 3D product (N = 5..20, 180-4420 MB) and Cholesky tasks (N = 5..40,
+#   55-3020 MB): from below one GPU's memory to several times it.
 # Prints every run, then per scenario and scheduler its throughput and its transfers
 # against DMDAR's at the same point (the ratio at each point, their mean and minimum;
 # transfers: the points where it moves no more bytes than DMDAR, and the total ratio),
@@ -20,8 +21,9 @@ bench=$build/testing_drivers/grain_sched_bench
 mkdir -p "$out"
 
 sizes_2gpu="40 50 60 70 80 90 100"
-sizes_4gpu="5 10 15 20"
-if [ "${GRAIN_BENCH_QUICK:-0}" = 1 ]; then sizes_2gpu="40 50" sizes_4gpu="5 10"; fi
+sizes_3d="5 10 15 20"
+sizes_cholesky="5 10 15 20 30 40"
+if [ "${GRAIN_BENCH_QUICK:-0}" = 1 ]; then sizes_2gpu="40 50" sizes_3d="5 10" sizes_cholesky="5 10"; fi
 # One line per run: scenario gpus size sched.
 jobs=$(mktemp)
 runs=$(mktemp -d)
@@ -32,12 +34,15 @@ for scenario in 2d 2d-random; do
   done
 done >>"$jobs"
 for scenario in 3d cholesky; do
-  for n in $sizes_4gpu; do
+  sizes=sizes_$scenario
+  for n in ${!sizes}; do
     for sched in eager dmdar darts darts-3inputs darts-opti darts-wb; do echo "$scenario 4 $n $sched"; done
   done
 done >>"$jobs"
 
 export bench runs
+# The largest first, so that the longest runs do not start last.
+sort -k3,3nr -o "$jobs" "$jobs"
 xargs -P "${GRAIN_BENCH_JOBS:-$(nproc)}" -L 1 sh -c \
   '"$bench" --scenario "$0" --gpus "$1" --gpu-mem 500 --sizes "$2" --sched "$3" 2>/dev/null |
      grep -v "^#" >"$runs/$0-$1-$2-$3.csv"' <"$jobs"
