@@ -298,6 +298,33 @@ TEST(Darts, PlanAheadPlansWithoutHandingOut) {
     EXPECT_EQ(seen.size(), size_t(n * n));
 }
 
+// With several GPUs, plan_ahead plans ahead only tasks a single load frees: a task that
+// needs several loads waits until the GPU has nothing planned, and pop then picks it.
+// With one GPU it is planned ahead like any other.
+TEST(Darts, PlanAheadLeavesTasksThatNeedSeveralLoadsOnSeveralGpus) {
+    Darts darts(2, 5);
+    const TaskId first = darts.add_task({0, 1});
+    ASSERT_EQ(darts.pop(0), first);               // data 0 and 1 now planned on GPU 0
+    const TaskId freed = darts.add_task({0, 2});  // loading 2 frees it
+    const TaskId two_loads = darts.add_task({3, 4});
+    darts.plan_ahead(0, 10);
+    EXPECT_EQ(darts.planned(0), std::deque<TaskId>{freed});
+    EXPECT_EQ(darts.unprocessed(), 1);
+    EXPECT_EQ(darts.pop(0), freed);
+    EXPECT_EQ(darts.pop(0), two_loads);
+    EXPECT_EQ(darts.pop(0), no_task);
+}
+
+TEST(Darts, PlanAheadPlansTasksThatNeedSeveralLoadsOnOneGpu) {
+    Darts darts(1, 5);
+    ASSERT_EQ(darts.pop(0), darts.add_task({0, 1}));
+    darts.add_task({0, 2});
+    darts.add_task({3, 4});
+    darts.plan_ahead(0, 10);
+    EXPECT_EQ(darts.planned(0).size(), 2u);
+    EXPECT_EQ(darts.unprocessed(), 0);
+}
+
 // Tasks submitted as their dependencies end (grain's routines) may find all their inputs
 // already planned on a GPU: they need no load, so they go before any data choice, the
 // highest priority first. Only on that GPU: another one still picks data as Algorithm 5.

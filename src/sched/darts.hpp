@@ -51,8 +51,10 @@ public:
     // nothing is planned on k and no task is unprocessed.
     TaskId pop(int k);
     // Runs Algorithm 5's planning step (what pop does when plannedTasks_k is empty)
-    // until at least `tasks` tasks are planned on k or none is unprocessed: the data a
-    // GPU will need next is then known while it still has work, so it can load early.
+    // until at least `tasks` tasks are planned on k, none is unprocessed, or (with several
+    // GPUs) only tasks that need several loads are left while k has some planned:
+    // the data a GPU will need next is then known while it still has work, so it can
+    // load early.
     void plan_ahead(int k, size_t tasks);
     // Takes unprocessed task t out of DARTS's hands (another worker runs it); false if
     // it is no longer unprocessed.
@@ -80,7 +82,7 @@ public:
     const std::deque<TaskId>& planned(int k) const { return gpus_[size_t(k)].planned; }
     const std::deque<TaskId>& buffer(int k) const { return gpus_[size_t(k)].buffer; }
     int64_t unprocessed() const { return int64_t(pool_.size()); }
-    int64_t decisions() const { return decisions_; }  // requests that planned or picked
+    int64_t decisions() const { return decisions_; }  // planning steps run (each scans the data)
 
 private:
     struct Gpu {
@@ -105,7 +107,9 @@ private:
     void set_in_memory(Gpu& g, DataId d, bool in_memory);
     void plan(Gpu& g, TaskId t, int sign);  // enter / leave plannedTasks_k
     TaskId hand_out(Gpu& g, TaskId t);      // into taskBuffer_k
-    bool fill(Gpu& g);                      // lines 4-13: plan tasks; false if none is unprocessed
+    // Lines 4-13: plan tasks; false if none is unprocessed, or if every unprocessed
+    // task needs several loads and !may_pick.
+    bool fill(Gpu& g, bool may_pick);
 
     // Among data with the largest score (then the most unprocessed users, then the
     // largest urgency), one at random.
