@@ -8,15 +8,20 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
 
+# ctest in build folder $1, the tests in parallel. One StarPU start alone first: on a
+# fresh machine it calibrates the bus into ~/.starpu, and tests started at once would read
+# those files while another writes them. If it fails, the parallel run reports it.
+parallel_ctest() {
+  (cd "$1" && { ctest -R '^Info$' >/dev/null || true; } && ctest --output-on-failure -j "$(nproc)")
+}
+
 echo "== build and test (Release)"
 bash "$root/scripts/build.sh" "$root/build"
-# One StarPU start alone first: on a fresh machine it calibrates the bus into ~/.starpu,
-# and tests started at once would read those files while another writes them.
-(cd "$root/build" && ctest -R '^Info$' >/dev/null || true; ctest --output-on-failure -j "$(nproc)")
+parallel_ctest "$root/build"
 
 echo "== build and test under ASan + UBSan"
 bash "$root/scripts/build.sh" "$root/build-sanitize" -DGRAIN_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-(cd "$root/build-sanitize" && ctest -R '^Info$' >/dev/null || true; ctest --output-on-failure -j "$(nproc)")
+parallel_ctest "$root/build-sanitize"
 
 echo "== CUDA variant: StarPU built with CUDA (cached), grain's CUDA kernels and tests"
 # Compiled and linked on every CI run so that CUDA code cannot rot; the GPU tests run
@@ -25,7 +30,7 @@ cuda_home=${CUDA_HOME:-/usr/local/cuda}
 starpu_cuda=$(bash "$root/scripts/build-starpu.sh" --cuda | tail -1)
 bash "$root/scripts/build.sh" "$root/build-cuda" -DGRAIN_USE_CUDA=ON -DCMAKE_PREFIX_PATH="$starpu_cuda" \
   -DCUDAToolkit_ROOT="$cuda_home"
-(cd "$root/build-cuda" && ctest --output-on-failure -j "$(nproc)")
+parallel_ctest "$root/build-cuda"
 
 echo "== simulated GPUs: StarPU built with SimGrid (cached), grain_sched_bench, its test"
 starpu_sim=$(bash "$root/scripts/build-starpu.sh" --simgrid | tail -1)
