@@ -245,7 +245,6 @@ void hand_to_gpu(State& s, int k, TaskId t) {
     for_each_data(s, s.tasks[size_t(t)], [&](size_t d) { s.resident[size_t(k)][d] = 1; });
 }
 
-
 starpu_task* pop(unsigned ctx) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(ctx));
     const int worker = starpu_worker_get_id_check();
