@@ -310,6 +310,10 @@ TEST(Darts, PlanAheadLeavesTasksThatNeedSeveralLoadsOnSeveralGpus) {
     darts.plan_ahead(0, 10);
     EXPECT_EQ(darts.planned(0), std::deque<TaskId>{freed});
     EXPECT_EQ(darts.unprocessed(), 1);
+    EXPECT_FALSE(darts.unprocessed(first));  // handed out
+    EXPECT_FALSE(darts.unprocessed(freed));  // planned
+    EXPECT_TRUE(darts.unprocessed(two_loads));
+    EXPECT_FALSE(darts.unprocessed(no_task));
     EXPECT_EQ(darts.pop(0), freed);
     EXPECT_EQ(darts.pop(0), two_loads);
     EXPECT_EQ(darts.pop(0), no_task);
