@@ -221,7 +221,7 @@ void Darts::plan_ahead(int k, size_t tasks) {
 }
 
 bool Darts::take(TaskId t) {
-    if (t < 0 || t >= TaskId(inputs_.size()) || !in_pool(t)) return false;
+    if (!unprocessed(t)) return false;
     pool_remove(t);
     return true;
 }

@@ -83,6 +83,7 @@ public:
     const std::deque<TaskId>& buffer(int k) const { return gpus_[size_t(k)].buffer; }
     int64_t unprocessed() const { return int64_t(pool_.size()); }
     bool unprocessed(TaskId t) const { return t >= 0 && t < TaskId(inputs_.size()) && in_pool(t); }
+    int64_t priority(TaskId t) const { return priority_[size_t(t)]; }
     int64_t decisions() const { return decisions_; }  // planning steps run
 
 private:

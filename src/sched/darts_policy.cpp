@@ -78,7 +78,6 @@ struct State {
     starpu_perfmodel_arch* gpu_arch = nullptr;
     starpu_perfmodel_arch* cpu_arch = nullptr;
     std::vector<double> gpu_us;                     // per TaskId; 0 once not the GPUs' work
-    std::vector<int64_t> priority;                  // per TaskId
     double handed_us = 0;
     std::map<int64_t, std::pair<double, int>> waiting;  // priority -> (us, tasks)
     double waiting_us = 0;
@@ -206,7 +205,7 @@ double expected_us(starpu_task* task, starpu_perfmodel_arch* arch) {
 
 // Task t enters (sign 1) or leaves (-1) the GPUs' work waiting in DARTS.
 void count_waiting(State& s, TaskId t, int sign) {
-    const int64_t p = s.priority[size_t(t)];
+    const int64_t p = s.darts->priority(t);
     auto& [us, tasks] = s.waiting[p];
     us += sign * s.gpu_us[size_t(t)], s.waiting_us += sign * s.gpu_us[size_t(t)];
     if ((tasks += sign) == 0) s.waiting.erase(p);
@@ -241,7 +240,6 @@ int push(starpu_task* task) {
         s.tasks.push_back(task);
         for_gpus = true;
         s.gpu_us.push_back(expected_us(task, s.gpu_arch));
-        s.priority.push_back(task->priority);
         count_waiting(s, t, 1);
         const double cpu_us = runs_on(task, STARPU_CPU) ? expected_us(task, s.cpu_arch) : 0;
         for_cpus = cpu_us > 0;
@@ -318,6 +316,9 @@ starpu_task* pop(unsigned ctx) {
     // start it after the work handed out and the more urgent work waiting, plus its
     // duration there (otherwise cores take a factorization's panel, and the GPUs wait).
     const double horizon_us = (s.handed_us + s.waiting_us) / s.gpus;
+    // (priority p, the work waiting with a priority above p), by decreasing p; made once
+    // per pop, when a candidate first needs it.
+    std::vector<std::pair<int64_t, double>> above;
     size_t scanned = 0;
     for (auto c = s.cpu_candidates.begin(); c != s.cpu_candidates.end() && scanned < cpu_scan;) {
         const auto [cpu_us, t] = *c;
@@ -326,9 +327,14 @@ starpu_task* pop(unsigned ctx) {
             c = s.cpu_candidates.erase(c);
             continue;
         }
-        double ahead_us = s.handed_us;
-        for (auto w = s.waiting.rbegin(); w != s.waiting.rend() && w->first > s.priority[size_t(t)]; ++w)
-            ahead_us += w->second.first;
+        if (above.empty()) {
+            double sum = 0;
+            for (auto w = s.waiting.rbegin(); w != s.waiting.rend(); ++w) above.emplace_back(w->first, sum), sum += w->second.first;
+        }
+        // t waits in DARTS, so its priority is in `waiting`.
+        const auto a = std::lower_bound(above.begin(), above.end(), s.darts->priority(t),
+                                        [](const auto& e, int64_t p) { return e.first > p; });
+        const double ahead_us = s.handed_us + a->second;
         if (cpu_us <= core_delay * (ahead_us / s.gpus + s.gpu_us[size_t(t)])) {
             s.cpu_candidates.erase(c);
             s.darts->take(t);
