@@ -5,6 +5,9 @@
 # V100-like model; sim/README.md), on as many simulated cores as asked. What it shows
 # is the schedule (split decisions, parallelism, critical path) on a machine this one
 # is not, without runtime overheads or memory contention.
+# The models hold the square tiles the calibration ran (256 to 2048): n must be a
+# multiple of the tile size (-b) or of the ladder's largest scale (--scales), else an
+# edge tile has no model and StarPU aborts ("grain_dgemm ... not calibrated").
 # Usage: scripts/sim-testing.sh [--build DIR] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS...
 #   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh)
 #   e.g. scripts/sim-testing.sh --cpus 16 -o potrf -n 4096 --scales 2048,1024,512,256 --split lp
