@@ -52,12 +52,13 @@ const size_t prefetch_tasks = [] {
 
 // The CPU path (pop): how much later than a GPU a core may end a task the GPUs would
 // run before the less urgent work, and how many such tasks a core looks past before it
-// gives up. Simulated, 15 cores + one V100-like GPU, potrf and getrf_nopiv at n = 12288,
-// 16384, 20480, nb = 1024: darts/dmdar 0.86-1.02 (getrf_nopiv n = 12288: 0.86, the
-// cores ran the panels) without this rule, 0.97-1.03 with core_delay = 4, 0.97-1.02 with
-// 1; with recursive tiles (--split lp) 1 loses 10-25 % as the cores leave the GPU the
-// smallest tiles, 4 stays within noise (README).
-constexpr double core_delay = 4;
+// gives up. Simulated, 15 cores + one V100-like GPU (README): with nb = 1024 (potrf and
+// getrf_nopiv, n = 12288..20480) darts/dmdar is 0.86-1.02 without this rule (getrf_nopiv
+// n = 12288: 0.86, the cores ran the panels) and 0.96-1.05 with core_delay from 1 to 16.
+// With recursive tiles (--split lp, 8 configurations) the geometric mean of darts/dmdar
+// is 0.91 with 2, 0.94 with 4, 0.98 with 8 and 0.93 with 16 (too low a delay leaves the
+// GPU the smallest tiles); on 5 other lp configurations, 1.00 with 8 and 0.89 with 4.
+constexpr double core_delay = 8;
 constexpr size_t cpu_scan = 64;
 
 // The policy's state, kept as the scheduling context's policy data.
