@@ -9,7 +9,7 @@
 // task DARTS has not handed out when, by the performance models, a core would end it no
 // later than a GPU: its duration on a core is at most the GPUs' work not done yet (per
 // GPU) plus its duration on a GPU, and at most 8 times what a GPU needs to reach it (the
-// work handed out and the more urgent work waiting) and run it; shortest on a core
+// work handed out and the work waiting at least as urgent) and run it; shortest on a core
 // first. So cores run small tiles while the GPUs are busy and leave them the large ones
 // and the urgent ones (a factorization's panels).
 #include <starpu.h>
