@@ -57,7 +57,8 @@ const size_t prefetch_tasks = [] {
 // n = 12288: 0.86, the cores ran the panels) and 0.96-1.05 with core_delay from 1 to 16.
 // With recursive tiles (--split lp, 8 configurations) the geometric mean of darts/dmdar
 // is 0.91 with 2, 0.94 with 4, 0.98 with 8 and 0.93 with 16 (too low a delay leaves the
-// GPU the smallest tiles); on 5 other lp configurations, 1.00 with 8 and 0.89 with 4.
+// GPU the smallest tiles); on 5 other lp configurations, 1.00 with 8 and 0.89 with 4
+// (measured when only the more urgent work counted as ahead, see pop).
 constexpr double core_delay = 8;
 constexpr size_t cpu_scan = 64;
 
