@@ -103,22 +103,33 @@ public:
     // Solves at the first decision (after a reset too), then at the first decision
     // after `period` more tasks were submitted (split or not, any level, as the slides
     // count them: counting decisions alone, potrf n=4096 on the ladder 2048..256 solved
-    // 3 times and took a third of its decisions on ratios from one pending task).
+    // 3 times and took a third of its decisions on ratios from one pending task). With
+    // GPUs, also at the first decision on a kind the last solve had no task of, which
+    // its ratios say nothing about: the workers' need, which decides such a kind below,
+    // is counted in cores and splits the GPUs' large tiles. Simulated, 15 cores + one
+    // V100-like GPU, ladder 2048..256: getrf_nopiv n = 10240 split 21 of its 30 2048
+    // gemms under darts and none under dmdar, by where the solves happened to fall; with
+    // the solve, dmdar ran lp potrf and getrf_nopiv at n = 10240..18432 0.95-1.20x as
+    // fast (geometric mean 1.09), and darts/dmdar went from 0.84-1.31 to 0.84-1.03. On
+    // cores alone, where the constants above were tuned with the need deciding, the
+    // solve gave 0.94-1.02x (potrf and getrf_nopiv n = 4096 and 8192 on 2 to 16
+    // simulated cores, geometric mean 0.99), so there the need still decides.
     bool split(const TaskSite& site, const Counters& counters) override {
         if (!site.scales) return false;
         const bool new_ladder =
             site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_;
         const int64_t submitted = int64_t(submitted_tasks(counters));
-        if (new_ladder || stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_)
+        if (new_ladder || stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_ ||
+            (units_.size() > 1 && !known_[kind(site)]))
             solve(counters, new_ladder ? &site : nullptr);
-        const size_t k = size_t(int(site.op) * levels_ + site.level);
+        const size_t k = kind(site);
         ++decided_[k];
         if (too_coarse_for_the_calls(site, counters) || longer_than_the_rest(k, counters)) {
             ++split_[k];
             return true;
         }
         // Where the last solve had no task of this kind, it has no ratio for it: the
-        // workers' need decides alone.
+        // workers' need decides alone (with GPUs, only after a failed solve, see above).
         const bool below_target = !known_[k] || double(split_[k]) < targets_[k] * double(decided_[k]);
         if (!below_target || !workers_lack_tasks(counters)) return false;
         ++split_[k];
@@ -311,6 +322,9 @@ private:
             sum_over_kinds(counters, [](const TaskCounters& c, size_t) { return double(c.ready - c.started); });
         return waiting < ready_tasks_per_worker * inputs_.workers[0];
     }
+
+    // The index of the site's kind (type, level) in the per-kind vectors.
+    size_t kind(const TaskSite& site) const { return size_t(int(site.op) * levels_ + site.level); }
 
     // f(counters, index of the kind) summed over the kinds (type, level) of the ladder.
     template <typename F>

@@ -38,3 +38,29 @@ awk -v a="$two" -v b="$sixteen" 'BEGIN {
   if (!(b >= 0.95)) { print "FAILED: 16 cores run less than 95% of their kernels at 256"; exit 1 }
   if (!(a <= 0.9)) { print "FAILED: 2 cores run more than 90% of their kernels at 256"; exit 1 }
 }'
+
+# With a GPU, the policy also solves at the first decision on a kind (operation, level)
+# the last solve had no pending task of, instead of letting the workers' need, counted in
+# cores, split it (lp_split.cpp): a solve sooner than the period (50 tasks) must come at
+# such a kind, and some must (4 cores + one simulated GPU, getrf_nopiv n=4096: 13 of 19
+# solves when written; none before the rule).
+stats=$(mktemp)
+trap 'rm -f "$stats"' EXIT
+bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus 4 -o getrf_nopiv -n 4096 \
+  --scales 2048,1024,512,256 --split lp --lp-period 50 --sched dmdar --lp-stats "$stats" >/dev/null 2>&1
+awk -F';' -v period=50 '
+  NR == 1 { next }
+  { submitted[$2] = $4; kind = $7 ";" $8; pending[$2, kind] = $9; kinds[kind] = 1; if ($2 > last) last = $2 }
+  END {
+    if (last < 1) { print "FAILED: fewer than 2 solves with a GPU"; exit 1 }
+    early = 0
+    for (s = 1; s <= last; s++) {
+      if (submitted[s] - submitted[s - 1] >= period) continue
+      new_kind = 0
+      for (k in kinds) if (pending[s - 1, k] == 0 && pending[s, k] > 0) new_kind = 1
+      if (!new_kind) { print "FAILED: solve " s " came " submitted[s] - submitted[s - 1] " tasks after the last, for no new kind"; exit 1 }
+      early++
+    }
+    print "with a GPU: " early " of " last " solves came early, for a new kind"
+    if (early == 0) { print "FAILED: no solve for a kind the last solve had no task of"; exit 1 }
+  }' "$stats"
