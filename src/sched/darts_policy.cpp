@@ -44,11 +44,14 @@ constexpr size_t variant_count = sizeof(variants) / sizeof(variants[0]);
 // Planned tasks whose inputs a GPU prefetches when it takes a task (GRAIN_DARTS_PREFETCH;
 // 0: DARTS as published, planning only when a GPU has nothing planned). Simulated 2D
 // product on 2 GPUs, N = 10..60: 16 was best of 0, 1, 2, 4, 8, 16, 32 (darts-wb at N = 30,
-// 50, 60: of 2, 8, 16, 32, 64). The 4-GPU 3D product prefers 0 (README).
-const size_t prefetch_tasks = [] {
+// 50, 60: of 2, 8, 16, 32, 64). The 4-GPU 3D product prefers 0 (README). A planned task
+// is withheld from the cores, so with CPU workers a GPU plans 4: on 15 simulated cores
+// and one V100-like GPU (19 configurations, README) darts/dmdar has a geometric mean of
+// 0.957 with 16 and 0.984 with 4.
+size_t prefetch_tasks(bool cores) {
     const char* v = std::getenv("GRAIN_DARTS_PREFETCH");
-    return v ? size_t(std::atol(v)) : size_t(16);
-}();
+    return v ? size_t(std::atol(v)) : cores ? 4 : 16;
+}
 
 // The CPU path (pop): how much later than a GPU a core may end a task the GPUs would
 // run before the less urgent work, and how many such tasks a core looks past before it
@@ -84,6 +87,7 @@ struct State {
     std::map<int64_t, std::pair<double, int>> waiting;  // priority -> (us, tasks)
     double waiting_us = 0;
     int gpus = 0;
+    size_t prefetch = 0;                            // prefetch_tasks
     // (duration on a core, task); tasks a GPU took meanwhile leave when a core reaches them.
     std::set<std::pair<double, TaskId>> cpu_candidates;
     std::vector<int> gpu_of_worker;                 // -1 for CPU workers
@@ -177,6 +181,7 @@ void init(unsigned ctx, const Variant& v) {
         (gpu ? s->gpu_arch : s->cpu_arch) = starpu_worker_get_perf_archtype(int(w), ctx);
     }
     s->gpus = gpus;
+    s->prefetch = prefetch_tasks(gpus < int(s->gpu_of_worker.size()));
     if (gpus > 0) s->darts = std::make_unique<Darts>(gpus, 0, v.options);
     s->resident.resize(size_t(gpus));
     s->in_use.resize(size_t(gpus));
@@ -294,11 +299,11 @@ starpu_task* pop(unsigned ctx) {
         // which StarPU stops saying of a partition's children as soon as their
         // unpartition is submitted, while tasks on them may still wait here (seen on a
         // GPU with recursive potrf).
-        s.darts->plan_ahead(k, prefetch_tasks);
+        s.darts->plan_ahead(k, s.prefetch);
         const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
         size_t ahead = 0;
         for (TaskId p : s.darts->planned(k)) {
-            if (ahead++ == prefetch_tasks) break;
+            if (ahead++ == s.prefetch) break;
             hand_to_gpu(s, k, p);
             starpu_prefetch_task_input_on_node(s.tasks[size_t(p)], node);
         }
