@@ -120,9 +120,9 @@ public:
             site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_;
         const int64_t submitted = int64_t(submitted_tasks(counters));
         if (new_ladder || stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_ ||
-            (units_.size() > 1 && !known_[kind(site)]))
+            (units_.size() > 1 && !known_[kind(int(site.op), site.level)]))
             solve(counters, new_ladder ? &site : nullptr);
-        const size_t k = kind(site);
+        const size_t k = kind(int(site.op), site.level);
         ++decided_[k];
         if (too_coarse_for_the_calls(site, counters) || longer_than_the_rest(k, counters)) {
             ++split_[k];
@@ -200,7 +200,7 @@ private:
         for (size_t u = 0; u < units; ++u) {
             const int worker = starpu_worker_get_by_type(units_[u].type, 0);
             for (int t = 0; t < kinds; ++t) {
-                auto at = [&](int l) { return size_t(t * levels_ + l) * units + u; };
+                auto at = [&](int l) { return kind(t, l) * units + u; };
                 std::vector<double> measured(static_cast<size_t>(levels_), std::nan(""));
                 for (int l = 0; l < levels_; ++l)
                     if (calibrated_[at(l)])
@@ -250,7 +250,7 @@ private:
         update_durations(counters);
         for (int t = 0; t < kinds; ++t)
             for (int l = 0; l < levels_; ++l)
-                inputs_.pending[size_t(t * levels_ + l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()));
+                inputs_.pending[kind(t, l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()));
         const lp::Solution solution = lp_.solve(inputs_);
         if (solution.solved) {  // else keep the last good ratios
             targets_ = solution.ratio;
@@ -323,15 +323,15 @@ private:
         return waiting < ready_tasks_per_worker * inputs_.workers[0];
     }
 
-    // The index of the site's kind (type, level) in the per-kind vectors.
-    size_t kind(const TaskSite& site) const { return size_t(int(site.op) * levels_ + site.level); }
+    // The index of kind (type t, level l) in the per-kind vectors.
+    size_t kind(int t, int l) const { return size_t(t * levels_ + l); }
 
     // f(counters, index of the kind) summed over the kinds (type, level) of the ladder.
     template <typename F>
     double sum_over_kinds(const Counters& counters, F f) const {
         double sum = 0;
         for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) sum += f(counters.at(Kernel(t), l), size_t(t * levels_ + l));
+            for (int l = 0; l < levels_; ++l) sum += f(counters.at(Kernel(t), l), kind(t, l));
         return sum;
     }
 

@@ -61,7 +61,8 @@ size_t prefetch_tasks(bool cores) {
 // With recursive tiles (--split lp, 8 configurations) the geometric mean of darts/dmdar
 // is 0.91 with 2, 0.94 with 4, 0.98 with 8 and 0.93 with 16 (too low a delay leaves the
 // GPU the smallest tiles); on 5 other lp configurations, 1.00 with 8 and 0.89 with 4
-// (measured when only the more urgent work counted as ahead, see pop).
+// (measured when only the more urgent work counted as ahead, see pop, and before the LP
+// solved for new kinds, lp_split.cpp; with it, 16 gives the same mean as 8 on the 19).
 constexpr double core_delay = 8;
 constexpr size_t cpu_scan = 64;
 
