@@ -221,9 +221,12 @@ double expected_us(starpu_task* task, starpu_perfmodel_arch* arch) {
 // when it starts the task, where a GPU loads a planned task's inputs while it runs the
 // previous ones, so the GPUs' durations count no transfer. Simulated, 15 cores + one
 // V100-like GPU (19 configurations, README): darts/dmdar 0.875-1.06 (geometric mean
-// 0.984) without the transfer, 0.93-1.06 (0.993) with it; counting the transfers to the
-// GPU in its durations too made potrf --split lp n = 12288 and 18432 slower (2952 and
-// 3270 GFlop/s, against 3132 and 4902).
+// 0.984) without the transfer, 0.93-1.06 (0.993) with it; on 7 cores + GPU (6 other
+// configurations) 0.983 without, 0.977 with: a gain within what any change in timing
+// moves these runs, kept for the worst point (getrf_nopiv --split lp n = 10240, over
+// --lp-period 40..60: 0.90 -> 0.92 of dmdar's mean). Counting the transfers to the GPU
+// in its durations too made potrf --split lp n = 12288 and 18432 slower (2952 and 3270
+// GFlop/s, against 3132 and 4902).
 double core_time_us(const State& s, starpu_task* task) {
     const double us = runs_on(task, STARPU_CPU) ? expected_us(task, s.cpu_arch) : 0;
     return us > 0 ? us + known_us(starpu_task_expected_data_transfer_time(s.cpu_node, task)) : 0;
