@@ -337,14 +337,14 @@ starpu_task* pop(unsigned ctx) {
         return task;
     }
     // A core takes a task DARTS has not handed out when, by the performance models, it
-    // would end it no later than the GPUs would: its duration on a core is at most the
-    // GPUs' work not done yet (per GPU) plus its duration on a GPU. The shortest on a
-    // core first: cores run the small tiles while the GPUs are busy, and leave them the
-    // large ones. But the GPUs run the most urgent work first: a task is also left to
-    // them when a core would end it more than core_delay times later than a GPU would
-    // start it after the work handed out and the work waiting at least as urgent, plus
-    // its duration there (otherwise cores take a factorization's panel, and the GPUs
-    // wait). At least as urgent: among equally urgent tasks DARTS goes by data, so t may
+    // would end it no later than the GPUs would: its time on a core (core_time_us, as the
+    // task entered the policy) is at most the GPUs' work not done yet (per GPU) plus its
+    // duration on a GPU. The shortest on a core first: cores run the small tiles while
+    // the GPUs are busy, and leave them the large ones. But the GPUs run the most urgent
+    // work first: a task is also left to them when a core would end it more than
+    // core_delay times later than a GPU would start it after the work handed out and the
+    // work waiting at least as urgent, plus its duration there (otherwise cores take a
+    // factorization's panel, and the GPUs wait). At least as urgent: among equally urgent tasks DARTS goes by data, so t may
     // come last; counting only the more urgent work, the cores left the GPU almost all
     // of a gemm, whose tasks share one priority (simulated, 15 cores + GPU, gemm
     // --split lp n = 12288: cores busy 5 % of the run, 59 % under dmdar; darts/dmdar
