@@ -80,7 +80,7 @@ struct State {
     // The CPU path for tasks DARTS holds: their expected durations (us) on a GPU and on
     // a core, the GPUs' expected work not done yet (tasks pushed to DARTS, neither
     // finished on a GPU nor taken by a core): handed out to a GPU, or waiting in DARTS
-    // (by priority); and the tasks cores may take, by duration.
+    // (by priority); and the tasks cores may take, by their time on a core.
     starpu_perfmodel_arch* gpu_arch = nullptr;
     starpu_perfmodel_arch* cpu_arch = nullptr;
     unsigned cpu_node = STARPU_MAIN_RAM;            // the cores' memory node
@@ -344,11 +344,11 @@ starpu_task* pop(unsigned ctx) {
     // work first: a task is also left to them when a core would end it more than
     // core_delay times later than a GPU would start it after the work handed out and the
     // work waiting at least as urgent, plus its duration there (otherwise cores take a
-    // factorization's panel, and the GPUs wait). At least as urgent: among equally urgent tasks DARTS goes by data, so t may
-    // come last; counting only the more urgent work, the cores left the GPU almost all
-    // of a gemm, whose tasks share one priority (simulated, 15 cores + GPU, gemm
-    // --split lp n = 12288: cores busy 5 % of the run, 59 % under dmdar; darts/dmdar
-    // 0.92-0.96 -> 0.97-0.99 at n = 12288..16384).
+    // factorization's panel, and the GPUs wait). At least as urgent: among equally
+    // urgent tasks DARTS goes by data, so t may come last; counting only the more urgent
+    // work, the cores left the GPU almost all of a gemm, whose tasks share one priority
+    // (simulated, 15 cores + GPU, gemm --split lp n = 12288: cores busy 5 % of the run,
+    // 59 % under dmdar; darts/dmdar 0.92-0.96 -> 0.97-0.99 at n = 12288..16384).
     const double horizon_us = (s.handed_us + s.waiting_us) / s.gpus;
     // (priority p, the work waiting with a priority of p or more), by decreasing p;
     // made once per pop, when a candidate first needs it.
