@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# darts against dmdar on a simulated machine of CPU cores and one V100-like GPU
+# (scripts/sim-testing.sh --gpus 1), over an ensemble of submission windows.
+# A simulated run is deterministic, but with recursive tiles (--split lp) its schedule is
+# chaotic: the LP's split decisions follow the order in which tasks end, so any change
+# in timing (a scheduler rule, the window) moves a point by 5-15 % either way, for dmdar
+# as for darts. One run per point compares two draws; this compares, per configuration,
+# the mean over windows of 448..576 tasks (the default, 32 per core, is 480 with 15
+# cores), and prints each scheduler's range.
+# Usage: scripts/bench-hybrid.sh [BUILD_SIM_DIR] [OUTDIR]
+#   GRAIN_BENCH_CPUS     simulated cores [15]
+#   GRAIN_BENCH_SCHEDS   schedulers, the first is the baseline ["dmdar darts"]
+#   GRAIN_BENCH_WINDOWS  the ensemble ["448 480 512 544 576"]
+#   GRAIN_BENCH_JOBS     runs at once [2]: the time measured is simulated, so runs in
+#                        parallel give the results they give alone; but the driver holds
+#                        its matrices (gemm n = 16384: 14 GiB resident), so a run that fails
+#                        in parallel (out of memory) is run again alone at the end
+#   GRAIN_BENCH_CASES    configurations, one per line (OP, then grain_testing arguments)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-sim}
+out=${2:-$(mktemp -d)}
+[ -x "$build/testing_drivers/grain_testing" ] || { echo "bench-hybrid.sh: no grain_testing in $build (build with -DGRAIN_SIMULATION=ON)" >&2; exit 1; }
+mkdir -p "$out"
+cpus=${GRAIN_BENCH_CPUS:-15}
+scheds=${GRAIN_BENCH_SCHEDS:-dmdar darts}
+windows=${GRAIN_BENCH_WINDOWS:-448 480 512 544 576}
+lp='--scales 2048,1024,512,256 --split lp'
+default_cases=$(
+  for op in getrf_nopiv potrf; do for n in 12288 16384 20480; do echo "$op -b 1024 --split none -n $n"; done; done
+  for n in 12288 14336 16384; do echo "gemm $lp -n $n"; done
+  for op in getrf_nopiv potrf; do for n in 10240 12288 14336 16384 18432; do echo "$op $lp -n $n"; done; done)
+cases=${GRAIN_BENCH_CASES:-$default_cases}
+
+# One job per line: sched|window|case. Each run prints sched|window|case|gflops.
+jobs=$out/jobs
+while IFS= read -r c; do
+  for s in $scheds; do for w in $windows; do echo "$s|$w|$c"; done; done
+done <<< "$cases" > "$jobs"
+export root build cpus
+run() {
+  IFS='|' read -r s w c <<< "$1"
+  read -r op args <<< "$c"
+  # shellcheck disable=SC2086
+  g=$(STARPU_SILENT=1 bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus "$cpus" -o "$op" $args \
+      --window "$w" --sched "$s" 2>/dev/null | awk -F';' -v op="$op" '$1 == op { print $12; exit }') || true
+  echo "$s|$w|$c|${g:-failed}"
+}
+export -f run
+xargs -P "${GRAIN_BENCH_JOBS:-2}" -I{} bash -c 'run "$@"' _ {} < "$jobs" > "$out/runs"
+grep '|failed$' "$out/runs" | sed 's/|failed$//' > "$out/retry" || true
+if [ -s "$out/retry" ]; then
+  grep -v '|failed$' "$out/runs" > "$out/runs.ok" || true
+  while IFS= read -r j; do run "$j"; done < "$out/retry" >> "$out/runs.ok"
+  mv "$out/runs.ok" "$out/runs"
+fi
+sort -t'|' -k3,3 -k1,1 -k2,2n "$out/runs"
+
+# Per case: each scheduler's mean (range) over the windows, and its mean over the
+# baseline's; then the geometric mean of those ratios and the lowest.
+echo "# mean GFlop/s over windows ($windows), [min-max], and the ratio of means to the first scheduler"
+awk -F'|' -v scheds="$scheds" '
+  $4 == "failed" { failed++; next }
+  { k = $3 SUBSEP $1; sum[k] += $4; n[k]++
+    if (!(k in lo) || $4 < lo[k]) lo[k] = $4
+    if (!(k in hi) || $4 > hi[k]) hi[k] = $4
+    if (!($3 in seen)) { seen[$3] = 1; order[++cases] = $3 } }
+  END {
+    ns = split(scheds, s, " ")
+    for (i = 1; i <= cases; i++) {
+      c = order[i]; line = c; b = s[1]
+      for (j = 1; j <= ns; j++) {
+        k = c SUBSEP s[j]
+        if (!n[k]) { line = line "; " s[j] " -"; continue }
+        m = sum[k] / n[k]; line = line sprintf("; %s %.0f [%.0f-%.0f]", s[j], m, lo[k], hi[k])
+        if (j > 1 && n[c SUBSEP b]) {
+          r = m / (sum[c SUBSEP b] / n[c SUBSEP b]); line = line sprintf(" (%.3f)", r)
+          logs[j] += log(r); cnt[j]++; if (!(j in worst) || r < worst[j]) worst[j] = r
+        }
+      }
+      print line
+    }
+    for (j = 2; j <= ns; j++)
+      if (cnt[j]) printf "%s / %s: geometric mean of the ratios of means %.3f, lowest %.3f, over %d cases\n", s[j], s[1], exp(logs[j] / cnt[j]), worst[j], cnt[j]
+    if (failed) printf "%d runs failed (see the runs above)\n", failed
+  }' "$out/runs" | tee "$out/summary"
