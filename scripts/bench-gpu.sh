@@ -4,7 +4,13 @@
 # host arrays pinned, upload + call timed), then a factorization larger than the GPU
 # memory limit, and the bytes moved between host and GPU with and without recursion.
 # Usage: scripts/bench-gpu.sh [BUILD_DIR] [PHASE...]   PHASE: calibrate table larger bytes
-#   (default: all four, in that order). Raw rows go to $RESULTS (default bench-gpu.csv).
+#   hybrid (default: the first four, in that order). Raw rows go to $RESULTS (default
+#   bench-gpu.csv). hybrid: schedulers against each other (HYBRID_SCHEDS, the first is the
+#   baseline [dmdar darts]) on every core and GPU, on the cases of HYBRID_CASES (one
+#   grain_testing argument line each): one run per scheduler first (a first run still
+#   calibrates the model entries it lacks), then REPS [3] rounds alternating the schedulers,
+#   NITER runs each in one process, of which the first is left out (it pins and touches
+#   the matrix); prints each scheduler's mean GFlop/s and its ratio to the baseline's.
 # Environment: SCALES [3840,1920,960,480], SIZES [16384,32768,49152] (potrf, getrf_nopiv),
 #   GEMM_SIZES [16384,32768,40960] (gemm keeps 7 n x n arrays in host memory),
 #   CHECK_MAX [16384]: --check up to this n, SCHED [dmdas], NITER [2].
@@ -14,6 +20,11 @@ build=$root/build
 if [ $# -gt 0 ] && [ -d "$1" ]; then build=$1; shift; fi
 driver=$build/testing_drivers/grain_testing
 phases=${*:-calibrate table larger bytes}
+hybrid_scheds=${HYBRID_SCHEDS:-dmdar darts}
+hybrid_cases=${HYBRID_CASES:-"-o getrf_nopiv -n 16384 -b 1024 --split none
+-o potrf -n 16384 -b 1024 --split none
+-o potrf -n 16384 --scales $scales --split lp
+-o getrf_nopiv -n 32768 --scales $scales --split lp"}
 scales=${SCALES:-3840,1920,960,480}
 sizes=${SIZES:-16384,32768,49152}
 gemm_sizes=${GEMM_SIZES:-16384,32768,40960}
@@ -48,6 +59,28 @@ for phase in $phases; do
       n=${sizes%%,*}
       grain -o potrf -n "$n" -b "$top" --split none -v
       grain -o potrf -n "$n" --scales "$scales" --split lp -v ;;
+    hybrid)
+      runs=$(mktemp)
+      while IFS= read -r c; do
+        [ -n "$c" ] || continue
+        # shellcheck disable=SC2086
+        for s in $hybrid_scheds; do "$driver" $c --sched "$s" >/dev/null; done
+        for rep in $(seq "${REPS:-3}"); do for s in $hybrid_scheds; do
+          echo "# $rep grain_testing $c --sched $s --niter $niter" >> "$results"
+          # shellcheck disable=SC2086
+          "$driver" $c --sched "$s" --niter "$niter" | tee -a "$results" |
+            awk -F';' -v s="$s" -v c="$c" '$1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+              $col["iter"] > 0 { print s "|" c "|" $col["gflops"] }' >> "$runs"
+        done; done
+      done <<< "$hybrid_cases"
+      awk -F'|' -v scheds="$hybrid_scheds" '{ sum[$2, $1] += $3; n[$2, $1]++; if (!($2 in seen)) { seen[$2]; order[++m] = $2 } }
+        END { ns = split(scheds, s, " ")
+          for (i = 1; i <= m; i++) { c = order[i]; line = c
+            for (j = 1; j <= ns; j++) { k = c SUBSEP s[j]; if (!n[k]) continue
+              line = line sprintf("; %s %.0f", s[j], sum[k] / n[k])
+              if (j > 1 && n[c, s[1]]) line = line sprintf(" (%.3f)", (sum[k] / n[k]) / (sum[c, s[1]] / n[c, s[1]])) }
+            print line } }' "$runs"
+      rm -f "$runs" ;;
     *) echo "bench-gpu.sh: unknown phase $phase" >&2; exit 2 ;;
   esac
 done
