@@ -122,6 +122,26 @@ TEST(Runtime, DartsPoliciesWithRecursiveTasks) {
     }
 }
 
+// grain's DARTS policy on CPU workers alone (no GPU test above runs here): every task
+// goes the cores' path, and each push wakes one core, not all of them. The factorization
+// must end, be right, and run on both cores. (A version that woke no core at all also
+// ended, later: this checks the results and the spread, not the wake-ups themselves.)
+TEST(Runtime, DartsOnCoresAlone) {
+    RuntimeOptions options;
+    options.ncpu = 2;
+    options.ngpu = 0;
+    options.sched = "darts";
+    options.split = "random:0.5:7";
+    Runtime runtime(options);
+    starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+    factor_3000({250, 125});
+    for (int w = 0; w < 2; ++w) {
+        starpu_profiling_worker_info info;
+        ASSERT_EQ(starpu_profiling_worker_get_info(starpu_worker_get_by_type(STARPU_CPU_WORKER, w), &info), 0);
+        EXPECT_GT(info.executed_tasks, 0) << "CPU worker " << w;
+    }
+}
+
 TEST(Runtime, RoutinesNeedARuntime) {
     Matrix<double> A(10, 10, 4);
     EXPECT_THROW(potrf(Uplo::Lower, A), grain::runtime_error);

@@ -247,6 +247,65 @@ void leave_backlog(State& s, TaskId t, bool handed_out) {
     s.gpu_us[size_t(t)] = 0;
 }
 
+// A core takes a task DARTS has not handed out when, by the performance models, it
+// would end it no later than the GPUs would: its time on a core (core_time_us, as the
+// task entered the policy) is at most the GPUs' work not done yet (per GPU) plus its
+// duration on a GPU. The shortest on a core first: cores run the small tiles while
+// the GPUs are busy, and leave them the large ones. But the GPUs run the most urgent
+// work first: a task is also left to them when a core would end it more than
+// core_delay times later than a GPU would start it after the work handed out and the
+// work waiting at least as urgent, plus its duration there (otherwise cores take a
+// factorization's panel, and the GPUs wait). At least as urgent: among equally
+// urgent tasks DARTS goes by data, so t may come last; counting only the more urgent
+// work, the cores left the GPU almost all of a gemm, whose tasks share one priority
+// (simulated, 15 cores + GPU, gemm --split lp n = 12288: cores busy 5 % of the run,
+// 59 % under dmdar; darts/dmdar 0.92-0.96 -> 0.97-0.99 at n = 12288..16384).
+// core_candidate returns the task a core takes now by this rule, or cpu_candidates.end();
+// it drops the tasks a GPU took meanwhile.
+std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
+    if (!s.darts) return s.cpu_candidates.end();
+    const double horizon_us = (s.handed_us + s.waiting_us) / s.gpus;
+    // (priority p, the work waiting with a priority of p or more), by decreasing p;
+    // made once per call, when a candidate first needs it.
+    std::vector<std::pair<int64_t, double>> at_least;
+    size_t scanned = 0;
+    for (auto c = s.cpu_candidates.begin(); c != s.cpu_candidates.end() && scanned < cpu_scan;) {
+        const auto [cpu_us, t] = *c;
+        if (cpu_us > horizon_us + s.gpu_us[size_t(t)]) break;
+        if (!s.darts->unprocessed(t)) {  // a GPU took it meanwhile
+            c = s.cpu_candidates.erase(c);
+            continue;
+        }
+        if (at_least.empty()) {
+            double sum = 0;
+            for (auto w = s.waiting.rbegin(); w != s.waiting.rend(); ++w) at_least.emplace_back(w->first, sum += w->second.first);
+        }
+        // t waits in DARTS, so its priority is in `waiting`, and its own work is in the sum.
+        const auto a = std::lower_bound(at_least.begin(), at_least.end(), s.darts->priority(t),
+                                        [](const auto& e, int64_t p) { return e.first > p; });
+        const double ahead_us = s.handed_us + std::max(0.0, a->second - s.gpu_us[size_t(t)]);
+        if (cpu_us <= core_delay * (ahead_us / s.gpus + s.gpu_us[size_t(t)])) return c;
+        ++c, ++scanned;
+    }
+    return s.cpu_candidates.end();
+}
+
+// Wakes one idle core, as StarPU's eager does at a push. A core is woken only when it has
+// a task to take: at a push of a task no GPU can run, or when a candidate passes
+// core_candidate after a push or a GPU's pop; a core that takes a task wakes the next
+// while there is more. This policy used to wake every core at every push. On a real
+// H100, darts ran getrf_nopiv n = 16384 nb = 1024 at 4900-6300 GFlop/s with 15 cores and
+// 10300-10800 with one, though the 15 ran none of its kernels (dmdar: 6900-9300 and
+// 10700-11900; runs after the first in a process). The likely cause, read in StarPU's
+// code: the pushes of the tasks a GPU task releases run on that GPU's worker, which waits
+// for each core in a pop (StarPU's worker lock), and each woken core takes the policy's
+// lock to find nothing. Not yet measured on a GPU since (README).
+void wake_a_core(const State& s) {
+    const int self = starpu_worker_get_id();
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+        if (s.gpu_of_worker[w] < 0 && int(w) != self && starpu_wake_worker_relax(int(w))) return;
+}
+
 int push(starpu_task* task) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(task->sched_ctx));
     starpu_worker_relax_on();
@@ -271,14 +330,15 @@ int push(starpu_task* task) {
         s.gpu_us.push_back(expected_us(task, s.gpu_arch));
         count_waiting(s, t, 1);
         const double on_core_us = core_time_us(s, task);
-        for_cpus = on_core_us > 0;
-        if (for_cpus) s.cpu_candidates.emplace(on_core_us, t);
+        if (on_core_us > 0) s.cpu_candidates.emplace(on_core_us, t);
+        for_cpus = core_candidate(s) != s.cpu_candidates.end();
     }
     s.mutex.unlock();
     starpu_push_task_end(task);
-    // Wake only the workers that may pop it: GPUs ask DARTS, CPUs their own path.
-    for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
-        if (s.gpu_of_worker[w] >= 0 ? for_gpus : for_cpus) starpu_wake_worker_relax(int(w));
+    if (for_gpus)
+        for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+            if (s.gpu_of_worker[w] >= 0) starpu_wake_worker_relax(int(w));
+    if (for_cpus) wake_a_core(s);
     return 0;
 }
 
@@ -329,55 +389,30 @@ starpu_task* pop(unsigned ctx) {
             hand_to_gpu(s, k, p);
             starpu_prefetch_task_input_on_node(s.tasks[size_t(p)], node);
         }
+        // Less urgent work handed out counts ahead of a core's candidates (core_candidate):
+        // besides a push, the one change that may give a core a task.
+        const bool for_cpus = core_candidate(s) != s.cpu_candidates.end();
+        lock.unlock();
+        if (for_cpus) wake_a_core(s);
         return task;
     }
+    starpu_task* task = nullptr;
     if (!s.cpu_only.empty()) {
-        starpu_task* task = s.cpu_only.front();
+        task = s.cpu_only.front();
         s.cpu_only.pop_front();
-        return task;
+    } else {
+        const auto c = core_candidate(s);
+        if (c == s.cpu_candidates.end()) return nullptr;
+        const TaskId t = c->second;
+        s.cpu_candidates.erase(c);
+        s.darts->take(t);
+        leave_backlog(s, t, false);
+        task = s.tasks[size_t(t)];
     }
-    // A core takes a task DARTS has not handed out when, by the performance models, it
-    // would end it no later than the GPUs would: its time on a core (core_time_us, as the
-    // task entered the policy) is at most the GPUs' work not done yet (per GPU) plus its
-    // duration on a GPU. The shortest on a core first: cores run the small tiles while
-    // the GPUs are busy, and leave them the large ones. But the GPUs run the most urgent
-    // work first: a task is also left to them when a core would end it more than
-    // core_delay times later than a GPU would start it after the work handed out and the
-    // work waiting at least as urgent, plus its duration there (otherwise cores take a
-    // factorization's panel, and the GPUs wait). At least as urgent: among equally
-    // urgent tasks DARTS goes by data, so t may come last; counting only the more urgent
-    // work, the cores left the GPU almost all of a gemm, whose tasks share one priority
-    // (simulated, 15 cores + GPU, gemm --split lp n = 12288: cores busy 5 % of the run,
-    // 59 % under dmdar; darts/dmdar 0.92-0.96 -> 0.97-0.99 at n = 12288..16384).
-    const double horizon_us = (s.handed_us + s.waiting_us) / s.gpus;
-    // (priority p, the work waiting with a priority of p or more), by decreasing p;
-    // made once per pop, when a candidate first needs it.
-    std::vector<std::pair<int64_t, double>> at_least;
-    size_t scanned = 0;
-    for (auto c = s.cpu_candidates.begin(); c != s.cpu_candidates.end() && scanned < cpu_scan;) {
-        const auto [cpu_us, t] = *c;
-        if (cpu_us > horizon_us + s.gpu_us[size_t(t)]) break;
-        if (!s.darts->unprocessed(t)) {  // a GPU took it meanwhile
-            c = s.cpu_candidates.erase(c);
-            continue;
-        }
-        if (at_least.empty()) {
-            double sum = 0;
-            for (auto w = s.waiting.rbegin(); w != s.waiting.rend(); ++w) at_least.emplace_back(w->first, sum += w->second.first);
-        }
-        // t waits in DARTS, so its priority is in `waiting`, and its own work is in the sum.
-        const auto a = std::lower_bound(at_least.begin(), at_least.end(), s.darts->priority(t),
-                                        [](const auto& e, int64_t p) { return e.first > p; });
-        const double ahead_us = s.handed_us + std::max(0.0, a->second - s.gpu_us[size_t(t)]);
-        if (cpu_us <= core_delay * (ahead_us / s.gpus + s.gpu_us[size_t(t)])) {
-            s.cpu_candidates.erase(c);
-            s.darts->take(t);
-            leave_backlog(s, t, false);
-            return s.tasks[size_t(t)];
-        }
-        ++c, ++scanned;
-    }
-    return nullptr;
+    const bool more = !s.cpu_only.empty() || core_candidate(s) != s.cpu_candidates.end();
+    lock.unlock();
+    if (more) wake_a_core(s);
+    return task;
 }
 
 void post_exec(starpu_task* task, unsigned ctx) {
