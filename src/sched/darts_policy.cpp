@@ -94,6 +94,7 @@ struct State {
     // reaches them.
     std::set<std::pair<double, TaskId>> cpu_candidates;
     std::vector<int> gpu_of_worker;                 // -1 for CPU workers
+    std::vector<char> idle;                         // per worker: its last pop found nothing
     std::map<unsigned, int> gpu_of_node;            // memory node -> GPU index
     std::vector<std::vector<char>> resident;        // per GPU, per data: handed out there
     std::vector<std::vector<int>> in_use;           // per GPU, per data: tasks handed out there, not ended
@@ -180,6 +181,7 @@ void init(unsigned ctx, const Variant& v) {
     for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
         const bool gpu = starpu_worker_get_type(int(w)) == STARPU_CUDA_WORKER;
         s->gpu_of_worker.push_back(gpu ? gpus : -1);
+        s->idle.push_back(1);
         if (gpu) s->gpu_of_node[starpu_worker_get_memory_node(w)] = gpus++;
         (gpu ? s->gpu_arch : s->cpu_arch) = starpu_worker_get_perf_archtype(int(w), ctx);
         if (!gpu) s->cpu_node = starpu_worker_get_memory_node(w);
@@ -290,21 +292,34 @@ std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
     return s.cpu_candidates.end();
 }
 
-// Wakes one idle core, as StarPU's eager does at a push. A core is woken only when it has
-// a task to take: at a push of a task no GPU can run, or when a candidate passes
-// core_candidate after a push or a GPU's pop; a core that takes a task wakes the next
-// while there is more. This policy used to wake every core at every push. On a real
-// H100, darts ran getrf_nopiv n = 16384 nb = 1024 at 4900-6300 GFlop/s with 15 cores and
-// 10300-10800 with one, though the 15 ran none of its kernels (dmdar: 6900-9300 and
-// 10700-11900; runs after the first in a process). The likely cause, read in StarPU's
-// code: the pushes of the tasks a GPU task releases run on that GPU's worker, which waits
-// for each core in a pop (StarPU's worker lock), and each woken core takes the policy's
-// lock to find nothing. Not yet measured on a GPU since (README).
-void wake_a_core(const State& s) {
-    const int self = starpu_worker_get_id();
-    for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
-        if (s.gpu_of_worker[w] < 0 && int(w) != self && starpu_wake_worker_relax(int(w))) return;
-}
+// Worker wake-ups. A worker whose pop found nothing is idle (State::idle) until a push or
+// a pop picks it to wake: the GPUs for any task DARTS holds, one core (as StarPU's eager
+// does) when a core has a task to take: a task no GPU can run, or a candidate that passes
+// core_candidate after a push or a GPU's pop; a core that takes a task picks the next
+// while there is more. A busy worker is never woken: it pops again when its task ends.
+// This policy used to wake every core at every push. On a real H100, darts ran
+// getrf_nopiv n = 16384 nb = 1024 at 4900-6300 GFlop/s with 15 cores and 10300-10800 with
+// one, though the 15 ran none of its kernels (dmdar: 6900-9300 and 10700-11900; runs after
+// the first in a process). The likely cause, read in StarPU's code: the pushes of the tasks
+// a GPU task releases run on that GPU's worker, which waits for each core in a pop (StarPU's
+// worker lock) to wake it, and each woken core takes the policy's lock to find nothing.
+// Not yet measured on a GPU since (README).
+struct Wakes {
+    std::vector<int> workers;
+    // Picks the idle workers of this kind (GPUs, or one core); under the policy's lock.
+    void pick(State& s, bool gpus) {
+        for (size_t w = 0; w < s.idle.size(); ++w)
+            if (s.idle[w] && (s.gpu_of_worker[w] >= 0) == gpus) {
+                s.idle[w] = 0;
+                workers.push_back(int(w));
+                if (!gpus) return;
+            }
+    }
+    // Once the policy's lock is released.
+    void wake() const {
+        for (int w : workers) starpu_wake_worker_relax_light(w);
+    }
+};
 
 int push(starpu_task* task) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(task->sched_ctx));
@@ -333,12 +348,12 @@ int push(starpu_task* task) {
         if (on_core_us > 0) s.cpu_candidates.emplace(on_core_us, t);
         for_cpus = core_candidate(s) != s.cpu_candidates.end();
     }
+    Wakes wakes;
+    if (for_gpus) wakes.pick(s, true);
+    if (for_cpus) wakes.pick(s, false);
     s.mutex.unlock();
     starpu_push_task_end(task);
-    if (for_gpus)
-        for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
-            if (s.gpu_of_worker[w] >= 0) starpu_wake_worker_relax(int(w));
-    if (for_cpus) wake_a_core(s);
+    wakes.wake();
     return 0;
 }
 
@@ -365,7 +380,11 @@ starpu_task* pop(unsigned ctx) {
     starpu_worker_relax_off();
     if (k >= 0) {
         const TaskId t = s.darts->pop(k);
-        if (t == no_task) return nullptr;
+        if (t == no_task) {
+            s.idle[size_t(worker)] = 1;
+            return nullptr;
+        }
+        s.idle[size_t(worker)] = 0;
         starpu_task* task = s.tasks[size_t(t)];  // s.tasks may grow once unlocked
         s.ids[task] = t;
         count_waiting(s, t, -1);
@@ -391,9 +410,10 @@ starpu_task* pop(unsigned ctx) {
         }
         // Less urgent work handed out counts ahead of a core's candidates (core_candidate):
         // besides a push, the one change that may give a core a task.
-        const bool for_cpus = core_candidate(s) != s.cpu_candidates.end();
+        Wakes wakes;
+        if (core_candidate(s) != s.cpu_candidates.end()) wakes.pick(s, false);
         lock.unlock();
-        if (for_cpus) wake_a_core(s);
+        wakes.wake();
         return task;
     }
     starpu_task* task = nullptr;
@@ -402,16 +422,21 @@ starpu_task* pop(unsigned ctx) {
         s.cpu_only.pop_front();
     } else {
         const auto c = core_candidate(s);
-        if (c == s.cpu_candidates.end()) return nullptr;
+        if (c == s.cpu_candidates.end()) {
+            s.idle[size_t(worker)] = 1;
+            return nullptr;
+        }
         const TaskId t = c->second;
         s.cpu_candidates.erase(c);
         s.darts->take(t);
         leave_backlog(s, t, false);
         task = s.tasks[size_t(t)];
     }
-    const bool more = !s.cpu_only.empty() || core_candidate(s) != s.cpu_candidates.end();
+    s.idle[size_t(worker)] = 0;
+    Wakes wakes;
+    if (!s.cpu_only.empty() || core_candidate(s) != s.cpu_candidates.end()) wakes.pick(s, false);
     lock.unlock();
-    if (more) wake_a_core(s);
+    wakes.wake();
     return task;
 }
 
