@@ -16,6 +16,9 @@
 #                        its matrices (gemm n = 16384: 14 GiB resident), so a run that fails
 #                        in parallel (out of memory) is run again alone at the end
 #   GRAIN_BENCH_CASES    configurations, one per line (OP, then grain_testing arguments)
+# With STARPU_SIMGRID_SCHED_COST=1 in the environment, StarPU charges the time the policies
+# take to the simulation: the runs are no longer deterministic, and the windows act as
+# repetitions.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-sim}
