@@ -10,7 +10,8 @@
 #   grain_testing argument line each): one run per scheduler first (a first run still
 #   calibrates the model entries it lacks), then REPS [3] rounds alternating the schedulers,
 #   NITER runs each in one process, of which the first is left out (it pins and touches
-#   the matrix); prints each scheduler's mean GFlop/s and its ratio to the baseline's.
+#   the matrix); prints each scheduler's mean GFlop/s [range] and its ratio to the
+#   baseline's (scripts/sched-means.awk).
 # Environment: SCALES [3840,1920,960,480], SIZES [16384,32768,49152] (potrf, getrf_nopiv),
 #   GEMM_SIZES [16384,32768,40960] (gemm keeps 7 n x n arrays in host memory),
 #   CHECK_MAX [16384]: --check up to this n, SCHED [dmdas], NITER [2].
@@ -20,11 +21,6 @@ build=$root/build
 if [ $# -gt 0 ] && [ -d "$1" ]; then build=$1; shift; fi
 driver=$build/testing_drivers/grain_testing
 phases=${*:-calibrate table larger bytes}
-hybrid_scheds=${HYBRID_SCHEDS:-dmdar darts}
-hybrid_cases=${HYBRID_CASES:-"-o getrf_nopiv -n 16384 -b 1024 --split none
--o potrf -n 16384 -b 1024 --split none
--o potrf -n 16384 --scales $scales --split lp
--o getrf_nopiv -n 32768 --scales $scales --split lp"}
 scales=${SCALES:-3840,1920,960,480}
 sizes=${SIZES:-16384,32768,49152}
 gemm_sizes=${GEMM_SIZES:-16384,32768,40960}
@@ -33,6 +29,11 @@ sched=${SCHED:-dmdas}
 niter=${NITER:-2}
 results=${RESULTS:-bench-gpu.csv}
 top=${scales%%,*}
+hybrid_scheds=${HYBRID_SCHEDS:-dmdar darts}
+hybrid_cases=${HYBRID_CASES:-"-o getrf_nopiv -n 16384 -b 1024 --split none
+-o potrf -n 16384 -b 1024 --split none
+-o potrf -n 16384 --scales $scales --split lp
+-o getrf_nopiv -n 32768 --scales $scales --split lp"}
 
 grain() { echo "# grain_testing $*" | tee -a "$results"; "$driver" --sched "$sched" "$@" | tee -a "$results"; }
 
@@ -70,16 +71,10 @@ for phase in $phases; do
           # shellcheck disable=SC2086
           "$driver" $c --sched "$s" --niter "$niter" | tee -a "$results" |
             awk -F';' -v s="$s" -v c="$c" '$1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }
-              $col["iter"] > 0 { print s "|" c "|" $col["gflops"] }' >> "$runs"
+              $col["iter"] > 0 { print s "|" $col["iter"] "|" c "|" $col["gflops"] }' >> "$runs"
         done; done
       done <<< "$hybrid_cases"
-      awk -F'|' -v scheds="$hybrid_scheds" '{ sum[$2, $1] += $3; n[$2, $1]++; if (!($2 in seen)) { seen[$2]; order[++m] = $2 } }
-        END { ns = split(scheds, s, " ")
-          for (i = 1; i <= m; i++) { c = order[i]; line = c
-            for (j = 1; j <= ns; j++) { k = c SUBSEP s[j]; if (!n[k]) continue
-              line = line sprintf("; %s %.0f", s[j], sum[k] / n[k])
-              if (j > 1 && n[c, s[1]]) line = line sprintf(" (%.3f)", (sum[k] / n[k]) / (sum[c, s[1]] / n[c, s[1]])) }
-            print line } }' "$runs"
+      awk -F'|' -v scheds="$hybrid_scheds" -f "$root/scripts/sched-means.awk" "$runs"
       rm -f "$runs" ;;
     *) echo "bench-gpu.sh: unknown phase $phase" >&2; exit 2 ;;
   esac

@@ -59,31 +59,5 @@ if [ -s "$out/retry" ]; then
 fi
 sort -t'|' -k3,3 -k1,1 -k2,2n "$out/runs"
 
-# Per case: each scheduler's mean (range) over the windows, and its mean over the
-# baseline's; then the geometric mean of those ratios and the lowest.
 echo "# mean GFlop/s over windows ($windows), [min-max], and the ratio of means to the first scheduler"
-awk -F'|' -v scheds="$scheds" '
-  $4 == "failed" { failed++; next }
-  { k = $3 SUBSEP $1; sum[k] += $4; n[k]++
-    if (!(k in lo) || $4 < lo[k]) lo[k] = $4
-    if (!(k in hi) || $4 > hi[k]) hi[k] = $4
-    if (!($3 in seen)) { seen[$3] = 1; order[++cases] = $3 } }
-  END {
-    ns = split(scheds, s, " ")
-    for (i = 1; i <= cases; i++) {
-      c = order[i]; line = c; b = s[1]
-      for (j = 1; j <= ns; j++) {
-        k = c SUBSEP s[j]
-        if (!n[k]) { line = line "; " s[j] " -"; continue }
-        m = sum[k] / n[k]; line = line sprintf("; %s %.0f [%.0f-%.0f]", s[j], m, lo[k], hi[k])
-        if (j > 1 && n[c SUBSEP b]) {
-          r = m / (sum[c SUBSEP b] / n[c SUBSEP b]); line = line sprintf(" (%.3f)", r)
-          logs[j] += log(r); cnt[j]++; if (!(j in worst) || r < worst[j]) worst[j] = r
-        }
-      }
-      print line
-    }
-    for (j = 2; j <= ns; j++)
-      if (cnt[j]) printf "%s / %s: geometric mean of the ratios of means %.3f, lowest %.3f, over %d cases\n", s[j], s[1], exp(logs[j] / cnt[j]), worst[j], cnt[j]
-    if (failed) printf "%d runs failed (see the runs above)\n", failed
-  }' "$out/runs" | tee "$out/summary"
+awk -F'|' -v scheds="$scheds" -f "$root/scripts/sched-means.awk" "$out/runs" | tee "$out/summary"
