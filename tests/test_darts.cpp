@@ -349,6 +349,28 @@ TEST(Darts, TasksWithNothingToLoadGoFirstByPriority) {
     EXPECT_FALSE(darts.planned_in_memory(1, 0));
 }
 
+// A task that needs no load and is more urgent than the next planned task goes before
+// it (a task released by the one just run, often on the critical path); one as urgent
+// or less waits behind the planned tasks.
+TEST(Darts, UrgentTaskWithNothingToLoadGoesBeforeThePlannedOnes) {
+    Darts darts(1, 4);
+    const TaskId first = darts.add_task({0}, 5);
+    ASSERT_EQ(darts.pop(0), first);  // data 0 planned on GPU 0
+    const TaskId a = darts.add_task({0, 1}, 1), b = darts.add_task({0, 2}, 1);
+    darts.plan_ahead(0, 2);
+    ASSERT_EQ(darts.planned(0).size(), 2u);
+    const TaskId urgent = darts.add_task({0}, 4);
+    const TaskId as_urgent = darts.add_task({0}, 1);
+    EXPECT_EQ(darts.pop(0), urgent);
+    EXPECT_EQ(darts.planned(0).size(), 2u);  // still planned, in their order
+    const TaskId next = darts.planned(0).front();
+    EXPECT_TRUE(next == a || next == b);
+    EXPECT_EQ(darts.pop(0), next);
+    EXPECT_EQ(darts.pop(0), next == a ? b : a);
+    EXPECT_EQ(darts.pop(0), as_urgent);
+    EXPECT_EQ(darts.pop(0), no_task);
+}
+
 // Among data that free as many tasks, with as many users, Algorithm 5 picks at random;
 // here the one that frees the most urgent task goes first (all-zero priorities, as in
 // the paper's sets, leave it random).

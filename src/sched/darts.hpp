@@ -48,7 +48,8 @@ public:
     TaskId add_task(const std::vector<DataId>& inputs, int64_t priority = 0);
 
     // Algorithm 5: the next task for GPU k (it enters taskBuffer_k), or no_task when
-    // nothing is planned on k and no task is unprocessed.
+    // nothing is planned on k and no task is unprocessed. An unprocessed task that needs
+    // no load on k and is more urgent than the next planned one goes first.
     TaskId pop(int k);
     // Runs Algorithm 5's planning step (what pop does when plannedTasks_k is empty)
     // until at least `tasks` tasks are planned on k, none is unprocessed, or (with several
