@@ -84,8 +84,13 @@ struct State {
     starpu_perfmodel_arch* gpu_arch = nullptr;
     starpu_perfmodel_arch* cpu_arch = nullptr;
     unsigned cpu_node = STARPU_MAIN_RAM;            // the cores' memory node
+    std::vector<unsigned> gpu_nodes;                // the GPUs' memory nodes
     std::vector<double> gpu_us;                     // per TaskId; 0 once not the GPUs' work
     double handed_us = 0;
+    // Per TaskId, the loads of the tiles it updates onto a GPU (load_us); their sum over
+    // the GPUs' work not done yet (loads_us).
+    std::vector<double> load_us;
+    double loads_us = 0;
     std::map<int64_t, std::pair<double, int>> waiting;  // priority -> (us, tasks)
     double waiting_us = 0;
     int gpus = 0;
@@ -182,7 +187,10 @@ void init(unsigned ctx, const Variant& v) {
         const bool gpu = starpu_worker_get_type(int(w)) == STARPU_CUDA_WORKER;
         s->gpu_of_worker.push_back(gpu ? gpus : -1);
         s->idle.push_back(1);
-        if (gpu) s->gpu_of_node[starpu_worker_get_memory_node(w)] = gpus++;
+        if (gpu) {
+            s->gpu_nodes.push_back(starpu_worker_get_memory_node(w));
+            s->gpu_of_node[s->gpu_nodes.back()] = gpus++;
+        }
         (gpu ? s->gpu_arch : s->cpu_arch) = starpu_worker_get_perf_archtype(int(w), ctx);
         if (!gpu) s->cpu_node = starpu_worker_get_memory_node(w);
     }
@@ -234,6 +242,30 @@ double core_time_us(const State& s, starpu_task* task) {
     return us > 0 ? us + known_us(starpu_task_expected_data_transfer_time(s.cpu_node, task)) : 0;
 }
 
+// The expected time (us) to load onto a GPU the tiles `task` updates (read and written)
+// that no GPU holds, by StarPU's transfer model (the one core_time_us and dmdar use,
+// which doubles a transfer's bus time per GPU for contention. Counting the bus time
+// alone, the cores took fewer tiles: simulated, 15 cores + GPU, nb = 1024, getrf_nopiv
+// n = 16384 and 20480, potrf n = 20480, one run each: 0.95-0.97x dmdar, against
+// 0.96-1.00x; but potrf n = 8192 1.0x, against 0.90x). Its read-only inputs do not count:
+// they are shared with the tasks around it (a panel that a whole row of updates reads),
+// so summed per task one load would count many times, where the tile a task updates is
+// its own.
+double load_time_us(const State& s, starpu_task* task) {
+    double us = 0;
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+        const auto mode = STARPU_TASK_GET_MODE(task, i);
+        if ((mode & STARPU_RW) != STARPU_RW) continue;
+        double least = -1;
+        for (unsigned node : s.gpu_nodes) {
+            const double t = known_us(starpu_data_expected_transfer_time(STARPU_TASK_GET_HANDLE(task, i), node, mode));
+            if (least < 0 || t < least) least = t;
+        }
+        us += std::max(0.0, least);
+    }
+    return us;
+}
+
 // Task t enters (sign 1) or leaves (-1) the GPUs' work waiting in DARTS.
 void count_waiting(State& s, TaskId t, int sign) {
     const int64_t p = s.darts->priority(t);
@@ -244,6 +276,8 @@ void count_waiting(State& s, TaskId t, int sign) {
 
 // Task t is no longer the GPUs' work: a core took it, or it finished on a GPU.
 void leave_backlog(State& s, TaskId t, bool handed_out) {
+    s.loads_us = std::max(0.0, s.loads_us - s.load_us[size_t(t)]);  // max: rounding
+    s.load_us[size_t(t)] = 0;
     if (handed_out) s.handed_us = std::max(0.0, s.handed_us - s.gpu_us[size_t(t)]);  // max: rounding
     else count_waiting(s, t, -1);
     s.gpu_us[size_t(t)] = 0;
@@ -251,9 +285,15 @@ void leave_backlog(State& s, TaskId t, bool handed_out) {
 
 // A core takes a task DARTS has not handed out when, by the performance models, it
 // would end it no later than the GPUs would: its time on a core (core_time_us, as the
-// task entered the policy) is at most the GPUs' work not done yet (per GPU) plus its
-// duration on a GPU. The shortest on a core first: cores run the small tiles while
-// the GPUs are busy, and leave them the large ones. But the GPUs run the most urgent
+// task entered the policy) is at most the GPUs' backlog plus its duration on a GPU. The
+// backlog (per GPU) is the larger of the GPUs' work not done yet and the loads of the
+// tiles that work updates (load_time_us): a GPU cannot run its tasks faster than the bus
+// brings their tiles, and early in a factorization, when every tile of the trailing
+// matrix crosses the bus, the bus is what bounds it. Simulated, 15 cores + one V100-like
+// GPU, potrf n = 20480 nb = 1024: counting the work alone, the cores ran 18 of 1540
+// tasks (dmdar: 103) and darts reached 0.95x dmdar; with the loads, 118 tasks and 0.99x.
+// The shortest on a core first: cores run the small tiles while the GPUs are busy, and
+// leave them the large ones. But the GPUs run the most urgent
 // work first: a task is also left to them when a core would end it more than
 // core_delay times later than a GPU would start it after the work handed out and the
 // work waiting at least as urgent, plus its duration there (otherwise cores take a
@@ -266,18 +306,18 @@ void leave_backlog(State& s, TaskId t, bool handed_out) {
 // it drops the tasks a GPU took meanwhile.
 std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
     if (!s.darts) return s.cpu_candidates.end();
-    const double horizon_us = (s.handed_us + s.waiting_us) / s.gpus;
+    const double horizon_us = std::max(s.handed_us + s.waiting_us, s.loads_us) / s.gpus;
     // (priority p, the work waiting with a priority of p or more), by decreasing p;
     // made once per call, when a candidate first needs it.
     std::vector<std::pair<int64_t, double>> at_least;
     size_t scanned = 0;
     for (auto c = s.cpu_candidates.begin(); c != s.cpu_candidates.end() && scanned < cpu_scan;) {
         const auto [cpu_us, t] = *c;
-        if (cpu_us > horizon_us + s.gpu_us[size_t(t)]) break;
-        if (!s.darts->unprocessed(t)) {  // a GPU took it meanwhile
+        if (!s.darts->unprocessed(t)) {  // a GPU took it meanwhile (its gpu_us is 0 now)
             c = s.cpu_candidates.erase(c);
             continue;
         }
+        if (cpu_us > horizon_us + s.gpu_us[size_t(t)]) break;
         if (at_least.empty()) {
             double sum = 0;
             for (auto w = s.waiting.rbegin(); w != s.waiting.rend(); ++w) at_least.emplace_back(w->first, sum += w->second.first);
@@ -344,6 +384,8 @@ int push(starpu_task* task) {
         s.tasks.push_back(task);
         for_gpus = true;
         s.gpu_us.push_back(expected_us(task, s.gpu_arch));
+        s.load_us.push_back(load_time_us(s, task));
+        s.loads_us += s.load_us.back();
         count_waiting(s, t, 1);
         const double on_core_us = core_time_us(s, task);
         if (on_core_us > 0) s.cpu_candidates.emplace(on_core_us, t);
