@@ -250,18 +250,17 @@ double core_time_us(const State& s, starpu_task* task) {
 // 0.96-1.00x; but potrf n = 8192 1.0x, against 0.90x). Its read-only inputs do not count:
 // they are shared with the tasks around it (a panel that a whole row of updates reads),
 // so summed per task one load would count many times, where the tile a task updates is
-// its own.
+// its own. Only the cores' rule reads it: 0 without CPU workers.
 double load_time_us(const State& s, starpu_task* task) {
     double us = 0;
+    if (!s.cpu_arch) return us;
     for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
         const auto mode = STARPU_TASK_GET_MODE(task, i);
         if ((mode & STARPU_RW) != STARPU_RW) continue;
-        double least = -1;
-        for (unsigned node : s.gpu_nodes) {
-            const double t = known_us(starpu_data_expected_transfer_time(STARPU_TASK_GET_HANDLE(task, i), node, mode));
-            if (least < 0 || t < least) least = t;
-        }
-        us += std::max(0.0, least);
+        double least = HUGE_VAL;  // s.gpu_nodes is not empty: the policy has a DARTS
+        for (unsigned node : s.gpu_nodes)
+            least = std::min(least, known_us(starpu_data_expected_transfer_time(STARPU_TASK_GET_HANDLE(task, i), node, mode)));
+        us += least;
     }
     return us;
 }
@@ -293,11 +292,11 @@ void leave_backlog(State& s, TaskId t, bool handed_out) {
 // GPU, potrf n = 20480 nb = 1024: counting the work alone, the cores ran 18 of 1540
 // tasks (dmdar: 103) and darts reached 0.95x dmdar; with the loads, 118 tasks and 0.99x.
 // The shortest on a core first: cores run the small tiles while the GPUs are busy, and
-// leave them the large ones. But the GPUs run the most urgent
-// work first: a task is also left to them when a core would end it more than
-// core_delay times later than a GPU would start it after the work handed out and the
-// work waiting at least as urgent, plus its duration there (otherwise cores take a
-// factorization's panel, and the GPUs wait). At least as urgent: among equally
+// leave them the large ones. But the GPUs run the most urgent work first: a task is
+// also left to them when a core would end it more than core_delay times later than a
+// GPU would start it after the work handed out and the work waiting at least as urgent,
+// plus its duration there (otherwise cores take a factorization's panel, and the GPUs
+// wait). At least as urgent: among equally
 // urgent tasks DARTS goes by data, so t may come last; counting only the more urgent
 // work, the cores left the GPU almost all of a gemm, whose tasks share one priority
 // (simulated, 15 cores + GPU, gemm --split lp n = 12288: cores busy 5 % of the run,
