@@ -91,8 +91,14 @@ struct State {
     // the GPUs' work not done yet (loads_us).
     std::vector<double> load_us;
     double loads_us = 0;
-    std::map<int64_t, std::pair<double, int>> waiting;  // priority -> (us, tasks)
-    double waiting_us = 0;
+    // The work waiting in DARTS, per priority and in all: its expected durations, the
+    // loads of the tiles it updates, how many tasks.
+    struct Waiting {
+        double us = 0, loads_us = 0;
+        int tasks = 0;
+    };
+    std::map<int64_t, Waiting> waiting;
+    double waiting_us = 0, waiting_loads_us = 0;
     int gpus = 0;
     size_t prefetch = 0;                            // prefetch_tasks
     // (time on a core, core_time_us; task); tasks a GPU took meanwhile leave when a core
@@ -268,17 +274,18 @@ double load_time_us(const State& s, starpu_task* task) {
 // Task t enters (sign 1) or leaves (-1) the GPUs' work waiting in DARTS.
 void count_waiting(State& s, TaskId t, int sign) {
     const int64_t p = s.darts->priority(t);
-    auto& [us, tasks] = s.waiting[p];
-    us += sign * s.gpu_us[size_t(t)], s.waiting_us += sign * s.gpu_us[size_t(t)];
-    if ((tasks += sign) == 0) s.waiting.erase(p);
+    auto& w = s.waiting[p];
+    w.us += sign * s.gpu_us[size_t(t)], s.waiting_us += sign * s.gpu_us[size_t(t)];
+    w.loads_us += sign * s.load_us[size_t(t)], s.waiting_loads_us += sign * s.load_us[size_t(t)];
+    if ((w.tasks += sign) == 0) s.waiting.erase(p);
 }
 
 // Task t is no longer the GPUs' work: a core took it, or it finished on a GPU.
 void leave_backlog(State& s, TaskId t, bool handed_out) {
-    s.loads_us = std::max(0.0, s.loads_us - s.load_us[size_t(t)]);  // max: rounding
-    s.load_us[size_t(t)] = 0;
     if (handed_out) s.handed_us = std::max(0.0, s.handed_us - s.gpu_us[size_t(t)]);  // max: rounding
     else count_waiting(s, t, -1);
+    s.loads_us = std::max(0.0, s.loads_us - s.load_us[size_t(t)]);  // max: rounding
+    s.load_us[size_t(t)] = 0;
     s.gpu_us[size_t(t)] = 0;
 }
 
@@ -296,19 +303,25 @@ void leave_backlog(State& s, TaskId t, bool handed_out) {
 // also left to them when a core would end it more than core_delay times later than a
 // GPU would start it after the work handed out and the work waiting at least as urgent,
 // plus its duration there (otherwise cores take a factorization's panel, and the GPUs
-// wait). At least as urgent: among equally
-// urgent tasks DARTS goes by data, so t may come last; counting only the more urgent
-// work, the cores left the GPU almost all of a gemm, whose tasks share one priority
-// (simulated, 15 cores + GPU, gemm --split lp n = 12288: cores busy 5 % of the run,
-// 59 % under dmdar; darts/dmdar 0.92-0.96 -> 0.97-0.99 at n = 12288..16384).
+// wait). At least as urgent: among equally urgent tasks DARTS goes by data, so t may come
+// last; counting only the more urgent work, the cores left the GPU almost all of a gemm,
+// whose tasks share one priority (simulated, 15 cores + GPU, gemm --split lp n = 12288:
+// cores busy 5 % of the run, 59 % under dmdar; darts/dmdar 0.92-0.96 -> 0.97-0.99 at
+// n = 12288..16384). That slack holds while the GPUs are busy computing: a task that
+// only the loads make worth taking (a core would end it after the GPUs' work) must end
+// before the GPUs have loaded the tiles of the work at least as urgent, t's included.
+// Otherwise, early in a factorization, a core took a panel's task that the GPU would
+// run as soon as its tile arrived (simulated, potrf n = 8192 nb = 1024: a trsm, 25 ms on
+// the core, with 4 ms of work ahead but 31 ms of loads; 0.90x dmdar, now 0.99x).
 // core_candidate returns the task a core takes now by this rule, or cpu_candidates.end();
 // it drops the tasks a GPU took meanwhile.
 std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
     if (!s.darts) return s.cpu_candidates.end();
-    const double horizon_us = std::max(s.handed_us + s.waiting_us, s.loads_us) / s.gpus;
-    // (priority p, the work waiting with a priority of p or more), by decreasing p;
-    // made once per call, when a candidate first needs it.
-    std::vector<std::pair<int64_t, double>> at_least;
+    const double work_us = (s.handed_us + s.waiting_us) / s.gpus, horizon_us = std::max(work_us, s.loads_us / s.gpus);
+    // (priority p, the work waiting with a priority of p or more and its loads), by
+    // decreasing p; made once per call, when a candidate first needs it.
+    struct AtLeast { int64_t priority; double us, loads_us; };
+    std::vector<AtLeast> at_least;
     size_t scanned = 0;
     for (auto c = s.cpu_candidates.begin(); c != s.cpu_candidates.end() && scanned < cpu_scan;) {
         const auto [cpu_us, t] = *c;
@@ -318,14 +331,18 @@ std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
         }
         if (cpu_us > horizon_us + s.gpu_us[size_t(t)]) break;
         if (at_least.empty()) {
-            double sum = 0;
-            for (auto w = s.waiting.rbegin(); w != s.waiting.rend(); ++w) at_least.emplace_back(w->first, sum += w->second.first);
+            double us = 0, loads = 0;
+            for (auto w = s.waiting.rbegin(); w != s.waiting.rend(); ++w)
+                at_least.push_back({w->first, us += w->second.us, loads += w->second.loads_us});
         }
         // t waits in DARTS, so its priority is in `waiting`, and its own work is in the sum.
         const auto a = std::lower_bound(at_least.begin(), at_least.end(), s.darts->priority(t),
-                                        [](const auto& e, int64_t p) { return e.first > p; });
-        const double ahead_us = s.handed_us + std::max(0.0, a->second - s.gpu_us[size_t(t)]);
-        if (cpu_us <= core_delay * (ahead_us / s.gpus + s.gpu_us[size_t(t)])) return c;
+                                        [](const auto& e, int64_t p) { return e.priority > p; });
+        const double ahead_us = s.handed_us + std::max(0.0, a->us - s.gpu_us[size_t(t)]);
+        const double ahead_loads_us = s.loads_us - s.waiting_loads_us + a->loads_us;
+        if (cpu_us <= core_delay * (ahead_us / s.gpus + s.gpu_us[size_t(t)]) &&
+            (cpu_us <= work_us + s.gpu_us[size_t(t)] || cpu_us <= ahead_loads_us / s.gpus + s.gpu_us[size_t(t)]))
+            return c;
         ++c, ++scanned;
     }
     return s.cpu_candidates.end();
