@@ -1,28 +1,45 @@
 #!/usr/bin/env bash
-# darts on a CPU+GPU machine: the cores get work. On a simulated machine of 4 cores and
-# one V100-like GPU (scripts/sim-testing.sh --gpus 1; deterministic), a dpotrf n=4096
-# nb=256 under --sched darts must run some of its kernels on the cores (84 of 816 when
-# written; at nb=512 the GPU is so much faster that none is worth a core), and every
-# kernel exactly once (the workers' task counts, STARPU_WORKER_STATS, add up to the driver's).
-# Before the cores' expected-time rule (src/sched/darts_policy.hpp), they took only
-# tasks below a size that was 0 by default: in grain's routines, where every kernel has
-# a GPU version, they ran nothing.
+# darts on a CPU+GPU machine, simulated (scripts/sim-testing.sh --gpus 1, one V100-like
+# GPU; deterministic); the workers' task counts come from STARPU_WORKER_STATS.
+# 1. The cores get work: on 4 cores, a dpotrf n=4096 nb=256 under --sched darts must run
+#    some of its kernels on the cores (84 of 816 when written; at nb=512 the GPU is so much
+#    faster that none is worth a core), and every kernel exactly once (the workers' counts
+#    add up to the driver's). Before the cores' expected-time rule
+#    (src/sched/darts_policy.cpp), they took only tasks below a size that was 0 by
+#    default: in grain's routines, where every kernel has a GPU version, they ran nothing.
+# 2. The cores leave the GPU what it would run sooner: on 15 cores, a dpotrf n=8192
+#    nb=1024 runs every kernel on the GPU (as under dmdar). A task that only the loads
+#    make worth a core must end there before the GPU has loaded the tiles of the work at
+#    least as urgent (core_candidate); before that rule a core took a panel's trsm (25 ms
+#    there, 4 ms of work ahead of it on the GPU) early, and the run was 0.90x dmdar.
 # Usage: tests/test_hybrid_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$(STARPU_WORKER_STATS=1 bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus 4 \
-  -o potrf -n 4096 -b 256 --split none --sched darts 2>&1)
-header=$(echo "$out" | grep -m1 '^op;')
-row=$(echo "$out" | grep -m1 '^potrf;')
-[ -n "$row" ] || { echo "$out" | tail -20; echo "FAILED: no result row"; exit 1; }
-tasks=$(awk -F';' -v h="$header" -v r="$row" 'BEGIN {
-  n = split(h, names, ";"); split(r, values, ";")
-  for (i = 1; i <= n; i++) if (names[i] == "tasks_l0") print values[i] }')
-# Per worker, StarPU prints its name line (CUDA ... or CPU ...), then "N task(s)".
-read -r gpu cpu < <(echo "$out" | awk '/^CUDA /{w = "gpu"; next} /^CPU /{w = "cpu"; next}
-  /task\(s\)/ && w != "" {n[w] += $1; w = ""} END {print n["gpu"] + 0, n["cpu"] + 0}')
-echo "kernels: $tasks; ran on the GPU $gpu, on the cores $cpu"
+
+# run CPUS ARGS...: a potrf under darts; sets tasks (the driver's kernels), gpu and cpu
+# (the kernels the GPU and the cores ran).
+run() {
+  local cpus=$1 out header row
+  shift
+  out=$(STARPU_WORKER_STATS=1 bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus "$cpus" \
+    -o potrf --split none --sched darts "$@" 2>&1)
+  header=$(echo "$out" | grep -m1 '^op;')
+  row=$(echo "$out" | grep -m1 '^potrf;') || true
+  [ -n "$row" ] || { echo "$out" | tail -20; echo "FAILED: no result row"; exit 1; }
+  tasks=$(awk -F';' -v h="$header" -v r="$row" 'BEGIN {
+    n = split(h, names, ";"); split(r, values, ";")
+    for (i = 1; i <= n; i++) if (names[i] == "tasks_l0") print values[i] }')
+  # Per worker, StarPU prints its name line (CUDA ... or CPU ...), then "N task(s)".
+  read -r gpu cpu < <(echo "$out" | awk '/^CUDA /{w = "gpu"; next} /^CPU /{w = "cpu"; next}
+    /task\(s\)/ && w != "" {n[w] += $1; w = ""} END {print n["gpu"] + 0, n["cpu"] + 0}')
+  echo "$cpus cores, $*: kernels: $tasks; ran on the GPU $gpu, on the cores $cpu"
+  [ "$((cpu + gpu))" -eq "$tasks" ] || { echo "FAILED: the workers ran $((cpu + gpu)) tasks, not $tasks"; exit 1; }
+}
+
+run 4 -n 4096 -b 256
 [ "$cpu" -gt 0 ] || { echo "FAILED: the cores ran no kernel under darts"; exit 1; }
 [ "$gpu" -gt 0 ] || { echo "FAILED: the GPU ran no kernel under darts"; exit 1; }
-[ "$((cpu + gpu))" -eq "$tasks" ] || { echo "FAILED: the workers ran $((cpu + gpu)) tasks, not $tasks"; exit 1; }
+
+run 15 -n 8192 -b 1024
+[ "$cpu" -eq 0 ] || { echo "FAILED: the cores ran $cpu kernels that the GPU would have run sooner"; exit 1; }
