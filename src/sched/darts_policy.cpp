@@ -98,7 +98,7 @@ struct State {
         int tasks = 0;
     };
     std::map<int64_t, Waiting> waiting;
-    double waiting_us = 0, waiting_loads_us = 0;
+    double waiting_us = 0;
     int gpus = 0;
     size_t prefetch = 0;                            // prefetch_tasks
     // (time on a core, core_time_us; task); tasks a GPU took meanwhile leave when a core
@@ -276,7 +276,7 @@ void count_waiting(State& s, TaskId t, int sign) {
     const int64_t p = s.darts->priority(t);
     auto& w = s.waiting[p];
     w.us += sign * s.gpu_us[size_t(t)], s.waiting_us += sign * s.gpu_us[size_t(t)];
-    w.loads_us += sign * s.load_us[size_t(t)], s.waiting_loads_us += sign * s.load_us[size_t(t)];
+    w.loads_us += sign * s.load_us[size_t(t)];
     if ((w.tasks += sign) == 0) s.waiting.erase(p);
 }
 
@@ -338,10 +338,13 @@ std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
         // t waits in DARTS, so its priority is in `waiting`, and its own work is in the sum.
         const auto a = std::lower_bound(at_least.begin(), at_least.end(), s.darts->priority(t),
                                         [](const auto& e, int64_t p) { return e.priority > p; });
-        const double ahead_us = s.handed_us + std::max(0.0, a->us - s.gpu_us[size_t(t)]);
-        const double ahead_loads_us = s.loads_us - s.waiting_loads_us + a->loads_us;
-        if (cpu_us <= core_delay * (ahead_us / s.gpus + s.gpu_us[size_t(t)]) &&
-            (cpu_us <= work_us + s.gpu_us[size_t(t)] || cpu_us <= ahead_loads_us / s.gpus + s.gpu_us[size_t(t)]))
+        const double gpu_us = s.gpu_us[size_t(t)];
+        const double ahead_us = s.handed_us + std::max(0.0, a->us - gpu_us);
+        // The loads handed out (all loads less those waiting, at_least's last sum), and
+        // those waiting at least as urgent as t.
+        const double ahead_loads_us = s.loads_us - at_least.back().loads_us + a->loads_us;
+        if (cpu_us <= core_delay * (ahead_us / s.gpus + gpu_us) &&
+            (cpu_us <= work_us + gpu_us || cpu_us <= ahead_loads_us / s.gpus + gpu_us))
             return c;
         ++c, ++scanned;
     }
