@@ -192,6 +192,28 @@ TEST(Darts, DataThatStayedFreesItsTasksWithoutALoad) {
     }
 }
 
+TEST(Darts, DataWrittenElsewhereLeavesTheGpus) {
+    // Data 0 is planned in memory on both GPUs. Written on GPU 1, it stays there only;
+    // written on a core, it is on neither. On GPU 1, a task that reads it then needs no
+    // load and goes first; if it needs one, the more urgent task that needs one too goes
+    // first.
+    for (int writer : {1, -1}) {
+        SCOPED_TRACE(writer);
+        Darts darts(2, 2);
+        for (int k = 0; k < 2; ++k) {
+            const TaskId t = darts.add_task({0});
+            ASSERT_EQ(darts.pop(k), t);
+            darts.finished(k, t);
+        }
+        darts.written(writer, 0);
+        EXPECT_FALSE(darts.planned_in_memory(0, 0));
+        EXPECT_EQ(darts.planned_in_memory(1, 0), writer == 1);
+        const TaskId reader = darts.add_task({0}, 0);
+        const TaskId urgent = darts.add_task({1}, 5);
+        EXPECT_EQ(darts.pop(1), writer == 1 ? reader : urgent);
+    }
+}
+
 TEST(Darts, LufFallsBackToFurthestUseInTheBuffer) {
     // Three single-input tasks, handed out in a known order: the data read last goes.
     Darts darts(1, 3);

@@ -288,6 +288,11 @@ void Darts::evicted(int k, DataId d) {
     set_in_memory(g, d, false);
 }
 
+void Darts::written(int k, DataId d) {
+    for (int j = 0; j < gpus(); ++j)
+        if (j != k) evicted(j, d);
+}
+
 void Darts::stayed(int k, DataId d) { set_in_memory(gpus_.at(size_t(k)), d, true); }
 
 }  // namespace grain::detail::sched

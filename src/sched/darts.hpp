@@ -71,6 +71,11 @@ public:
     // Data d left GPU k: tasks planned on k that read it go back to the unprocessed
     // tasks, and d is in dataNotInMem_k again (LUF's lines 8-9).
     void evicted(int k, DataId d);
+    // Data d was written on GPU k, or on another worker (k = -1: a core): the runtime
+    // invalidates its copies on the other GPUs, which lose it as through evicted. Tasks
+    // on data that unfinished tasks write are not ready, so no task is planned on d then:
+    // what changes is that the next tasks reading d count its load on those GPUs.
+    void written(int k, DataId d);
     // Data d, passed to evicted, could not leave GPU k after all (the runtime could not
     // evict it): it leaves dataNotInMem_k again. The tasks evicted sent back stay
     // unprocessed.
