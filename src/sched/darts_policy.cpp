@@ -419,10 +419,12 @@ int push(starpu_task* task) {
     return 0;
 }
 
-// Calls f(d) for each data of `task` the policy knows (not forgotten).
+// Calls f(d) for each data of `task` the policy knows (not forgotten), among the buffers
+// whose access mode has a bit of `modes` (all buffers by default).
 template <typename F>
-void for_each_data(const State& s, starpu_task* task, F f) {
+void for_each_data(const State& s, starpu_task* task, F f, unsigned modes = ~0u) {
     for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+        if (!(STARPU_TASK_GET_MODE(task, i) & modes)) continue;
         const auto it = s.data_ids.find(STARPU_TASK_GET_HANDLE(task, i));
         if (it != s.data_ids.end()) f(size_t(it->second));
     }
@@ -443,11 +445,7 @@ void hand_to_gpu(State& s, int k, TaskId t) {
 // 905, 2.5 after 400 (dmdar: 108 of 923, 0.1). Over the five windows of
 // scripts/bench-hybrid.sh: 6171 -> 6302 GFlop/s, dmdar 6292.
 void written_on(State& s, starpu_task* task, int k) {
-    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
-        if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_W)) continue;
-        const auto it = s.data_ids.find(STARPU_TASK_GET_HANDLE(task, i));
-        if (it != s.data_ids.end()) s.darts->written(k, it->second);
-    }
+    for_each_data(s, task, [&](size_t d) { s.darts->written(k, DataId(d)); }, STARPU_W);
 }
 
 starpu_task* pop(unsigned ctx) {
