@@ -32,6 +32,21 @@ bash "$root/scripts/build.sh" "$root/build-cuda" -DGRAIN_USE_CUDA=ON -DCMAKE_PRE
   -DCUDAToolkit_ROOT="$cuda_home"
 parallel_ctest "$root/build-cuda"
 
+echo "== the CUDA build packed for a GPU machine without grain's dependencies, run from the archive"
+# Every library it loads must come from the archive, but glibc's and CUDA's.
+pack=$(mktemp -d)
+bash "$root/scripts/pack-gpu-run.sh" "$root/build-cuda" "$pack/out"
+tar xJf "$pack/out/grain-gpu.tar.xz" -C "$pack"
+(
+  export GRAIN_CUDA_LIBS="$cuda_home/lib64:$cuda_home/lib"
+  source "$pack/grain-gpu/env.sh"
+  outside=$(ldd "$pack/grain-gpu/build/testing_drivers/grain_testing" | awk '$2 == "=>" { print $3 }' |
+    grep -v -e "^$pack/grain-gpu/" -e "^$cuda_home" -e '/lib\(c\|m\|dl\|pthread\|rt\)\.so\.' || true)
+  [ -z "$outside" ] || { echo "libraries from outside the archive: $outside" >&2; exit 1; }
+  STARPU_SILENT=1 "$pack/grain-gpu/build/testing_drivers/grain_testing" -o potrf -n 1500 -b 512 --check
+)
+rm -rf "$pack"
+
 echo "== simulated GPUs: StarPU built with SimGrid (cached), grain_sched_bench, its test"
 starpu_sim=$(bash "$root/scripts/build-starpu.sh" --simgrid | tail -1)
 bash "$root/scripts/build.sh" "$root/build-sim" -DGRAIN_SIMULATION=ON -DCMAKE_PREFIX_PATH="$starpu_sim"

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Packs a CUDA build of grain to run on a machine that has an NVIDIA driver and CUDA's
+# libraries but none of grain's other dependencies (StarPU, OpenBLAS, LAPACKE, GLPK, hwloc,
+# ...): the build's libraries, drivers and test programs, the shared libraries they load
+# except glibc's and CUDA's, and env.sh, which points the loader at them; all in one
+# archive, OUT_DIR/grain-gpu.tar.xz (about 12 MB; 65 MB unpacked, mostly OpenBLAS).
+# Usage: scripts/pack-gpu-run.sh [BUILD_DIR] [OUT_DIR]
+#   BUILD_DIR: a build against the --cuda StarPU (default build-cuda; e.g.
+#     scripts/build.sh build-cuda -DCMAKE_PREFIX_PATH=<scripts/build-starpu.sh --cuda prefix>)
+#   OUT_DIR: created afresh (default build-device, which git ignores).
+# On the other machine, from a copy of this repository holding OUT_DIR:
+#   tar xJf build-device/grain-gpu.tar.xz -C /tmp && source /tmp/grain-gpu/env.sh &&
+#   scripts/bench-gpu.sh /tmp/grain-gpu/build calibrate hybrid
+# env.sh adds /usr/local/cuda/lib64 (override with GRAIN_CUDA_LIBS) and sets STARPU_HOME to
+# a fresh folder when unset, so the performance models start empty there.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-cuda}
+out=${2:-$root/build-device}
+[ -f "$build/CMakeCache.txt" ] || { echo "$0: $build is not a CMake build folder" >&2; exit 2; }
+[ -x "$build/testing_drivers/grain_testing" ] || { echo "$0: no $build/testing_drivers/grain_testing: build it first" >&2; exit 2; }
+lib=$(ls "$build"/libgrain.so.*.*.* 2>/dev/null | head -1)
+[ -n "$lib" ] || { echo "$0: no libgrain.so in $build" >&2; exit 2; }
+ldd "$lib" | grep -q 'libcudart\.so' || { echo "$0: $lib does not load CUDA's runtime: not a CUDA build" >&2; exit 2; }
+
+rm -rf "$out"
+stage=$out/grain-gpu
+mkdir -p "$stage/build/testing_drivers" "$stage/build/tests" "$stage/lib"
+cp -a "$build"/libgrain.so* "$stage/build/"
+binaries=()
+for f in "$build"/testing_drivers/grain_* "$build"/tests/grain_*; do
+  [ -f "$f" ] && [ -x "$f" ] || continue
+  dest=$stage/build/${f#"$build"/}
+  cp "$f" "$dest"
+  binaries+=("$dest")
+done
+
+# Every library the loader resolves for them, but the C library's own and CUDA's (the
+# other machine's driver needs its own CUDA libraries).
+ldd "$lib" "${binaries[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u | while read -r path; do
+  case $(basename "$path") in
+    libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | ld-linux*) continue ;;
+  esac
+  case $path in /usr/local/cuda*) continue ;; esac
+  case $(basename "$path") in libcuda.so.* | libcudart.so.* | libcublas*.so.* | libcusolver*.so.* | libcusparse.so.* | libnvJitLink.so.*) continue ;; esac
+  case $path in "$build"/*) continue ;; esac
+  cp -L "$path" "$stage/lib/"
+done
+missing=$(ldd "$lib" "${binaries[@]}" | grep 'not found' | sort -u || true)
+[ -z "$missing" ] || { echo "$0: unresolved libraries here already:" >&2; echo "$missing" >&2; exit 1; }
+
+cat > "$stage/env.sh" <<'EOF'
+# Source me: the loader finds grain's build and the libraries packed beside it.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export LD_LIBRARY_PATH=$here/build:$here/lib:${GRAIN_CUDA_LIBS:-/usr/local/cuda/lib64}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if [ -z "${STARPU_HOME:-}" ]; then
+  export STARPU_HOME=$(mktemp -d)
+fi
+EOF
+tar cJf "$out/grain-gpu.tar.xz" -C "$out" grain-gpu
+rm -rf "$stage"
+echo "packed $build into $out/grain-gpu.tar.xz ($(du -h "$out/grain-gpu.tar.xz" | cut -f1))"
