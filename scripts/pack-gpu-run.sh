@@ -38,12 +38,11 @@ done
 # Every library the loader resolves for them, but the C library's own and CUDA's (the
 # other machine's driver needs its own CUDA libraries).
 ldd "$lib" "${binaries[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u | while read -r path; do
+  case $path in /usr/local/cuda* | "$build"/*) continue ;; esac
   case $(basename "$path") in
-    libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | ld-linux*) continue ;;
+    libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | ld-linux* | \
+    libcuda.so.* | libcudart.so.* | libcublas*.so.* | libcusolver*.so.* | libcusparse.so.* | libnvJitLink.so.*) continue ;;
   esac
-  case $path in /usr/local/cuda*) continue ;; esac
-  case $(basename "$path") in libcuda.so.* | libcudart.so.* | libcublas*.so.* | libcusolver*.so.* | libcusparse.so.* | libnvJitLink.so.*) continue ;; esac
-  case $path in "$build"/*) continue ;; esac
   cp -L "$path" "$stage/lib/"
 done
 missing=$(ldd "$lib" "${binaries[@]}" | grep 'not found' | sort -u || true)
