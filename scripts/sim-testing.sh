@@ -8,24 +8,27 @@
 # The models hold the square tiles the calibration ran (256 to 2048): n must be a
 # multiple of the tile size (-b) or of the ladder's largest scale (--scales), else an
 # edge tile has no model and StarPU aborts ("grain_dgemm ... not calibrated").
-# Usage: scripts/sim-testing.sh [--build DIR] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS...
+# Usage: scripts/sim-testing.sh [--build DIR] [--program PATH] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS...
 #   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh)
+#   PATH: another program of such a build to run instead of grain_testing (a test)
 #   e.g. scripts/sim-testing.sh --cpus 16 -o potrf -n 4096 --scales 2048,1024,512,256 --split lp
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-sim
+driver=
 cpus=
 gpus=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
+    --program) driver=$2; shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
     --gpus) gpus=$2; shift 2 ;;
     *) break ;;
   esac
 done
 case $cpus in
-  '' | *[!0-9]*) echo "usage: $0 [--build DIR] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS..." >&2; exit 2 ;;
+  '' | *[!0-9]*) echo "usage: $0 [--build DIR] [--program PATH] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS..." >&2; exit 2 ;;
 esac
 case $gpus in
   0) host=grain-cpu ;;
@@ -36,7 +39,7 @@ if [ "$cpus" -lt 1 ] || [ "$cpus" -gt 64 ]; then
   echo "$0: --cpus $cpus: the simulated platform (sim/bus/grain-cpu.platform.v4.xml) has 1 to 64 cores" >&2
   exit 2
 fi
-driver=$build/testing_drivers/grain_testing
+driver=${driver:-$build/testing_drivers/grain_testing}
 [ -x "$driver" ] || { echo "$0: no $driver: build with -DGRAIN_SIMULATION=ON against a SimGrid StarPU (scripts/test.sh makes build-sim)" >&2; exit 2; }
 # StarPU writes into its model folder: give it a copy.
 models=$(mktemp -d)

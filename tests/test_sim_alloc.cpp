@@ -7,7 +7,8 @@
 // allocated at all: the 2D product of grain_sched_bench (3.5 MiB outputs, 14 MiB inputs)
 // then ran with about 24 of its inputs on a 500 MiB GPU instead of 33.
 //
-// Run by tests/test_sim_alloc.sh (the simulated platform is read before main starts).
+// Run through scripts/sim-testing.sh --program (the simulated platform is read before main
+// starts), with STARPU_LIMIT_CUDA_MEM=64 (testing_drivers/CMakeLists.txt).
 #include <starpu.h>
 
 #include <cstdio>
