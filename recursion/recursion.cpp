@@ -51,7 +51,15 @@ bool Recursion::decide(const TaskSite& site) {
     TaskCounters& counts = counters_.at(site.op, site.level);
     ++counts.submitted;
     if (site.level + 1 >= site.levels) return false;
-    if (starpu_cuda_worker_get_count() > 0 && only_on_gpu(site.output)) {
+    // With GPUs, a task is left whole when its output tile is valid only on a GPU (StarPU
+    // partitions it in host memory: a split would move it there and back), or is being
+    // written by a kernel: the tile will be where that kernel runs, most likely a GPU,
+    // since the cores take large tiles only when they would end them first. The tile's
+    // state alone depended on how far the submissions ran ahead of the kernels: a task
+    // submitted before its tile's last kernel ran was split, and the tile went to the
+    // host and back (potrf n = 16384, ladder 2048,1024,512, 15 simulated cores and a
+    // V100-like GPU: README, "CPU workers").
+    if (starpu_cuda_worker_get_count() > 0 && (site.output_written_in_flight || only_on_gpu(site.output))) {
         ++kept_on_gpu_;
         return false;
     }

@@ -14,7 +14,8 @@ namespace grain::detail {
 
 // The task being submitted: its operation, its level (0 = largest tiles) out of
 // `levels`, its output tile's coordinates in the grid of its level, the ladder of
-// tile scales, its precision, and its output tile's handle.
+// tile scales, its precision, its output tile's handle, and whether a kernel writing
+// that tile is in flight.
 struct TaskSite {
     Kernel op;
     int level;
@@ -23,6 +24,7 @@ struct TaskSite {
     const std::vector<int>* scales;
     bool double_precision;
     starpu_data_handle_t output;
+    bool output_written_in_flight;  // by a kernel submitted and not ended
 };
 
 class SplitPolicy {

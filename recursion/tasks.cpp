@@ -16,9 +16,9 @@ template <typename T>
 bool split(const Context& ctx, Kernel op, const Tile<T>& out) {
     if (ctx.counting) return false;
     const TileStorage<T>& grid = *out.grid;
-    return ctx.recursion->decide(
-        {op, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(), sizeof(T) == sizeof(double),
-         out.handle()});
+    return ctx.recursion->decide({op, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(),
+                                  sizeof(T) == sizeof(double), out.handle(),
+                                  grid.writers_in_flight(out.i, out.j) > 0});
 }
 
 template <typename T>
@@ -26,10 +26,10 @@ int64_t global_priority(const Context& ctx, const Tile<T>& out, int priority) {
     return composed_priority(ctx.priority_base, priority, ctx.level, int(out.grid->scales().size()));
 }
 
-// The task is not split: insert its kernel (or count it, in counting mode).
+// The task is not split: insert its kernel (or count it, in counting mode). Its output
+// tile is the last of `tiles`.
 template <typename T>
-void kernel(const Context& ctx, Kernel op, const TileArgs<T>& args, std::initializer_list<Tile<T>> tiles,
-            int priority) {
+void kernel(const Context& ctx, Kernel op, TileArgs<T> args, std::initializer_list<Tile<T>> tiles, int priority) {
     if (ctx.counting) {
         ++ctx.counting[size_t(op)];
         return;
@@ -37,6 +37,8 @@ void kernel(const Context& ctx, Kernel op, const TileArgs<T>& args, std::initial
     starpu_data_handle_t handles[3];
     int n = 0;
     for (const Tile<T>& t : tiles) handles[n++] = t.handle();
+    const Tile<T>& out = *(tiles.end() - 1);
+    args.writers = &out.grid->writers_in_flight(out.i, out.j);
     insert_kernel(ctx, op, args, handles, n, int(global_priority(ctx, *tiles.begin(), priority)));
 }
 

@@ -4,6 +4,7 @@
 // dimensions (so timings are kept apart per tile size).
 #include <starpu.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "grain/types.hpp"
@@ -30,6 +31,7 @@ struct TileArgs {
     int64_t col_offset = 0;  // Potrf, GetrfNopiv: global column of the tile's first column
     RequestState* request = nullptr;  // where factorizations report info
     TaskCounters* counters = nullptr;  // this (operation, level)'s live counters
+    std::atomic<int>* writers = nullptr;  // the output tile's writers_in_flight, while in flight
 };
 
 template <typename T>

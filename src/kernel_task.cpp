@@ -22,6 +22,7 @@ template <typename T>
 void task_done(void* args) {
     const auto* p = static_cast<TileArgs<T>*>(args);
     ++p->counters->finished;
+    --*p->writers;  // before the request may end, and its tiles with it
     p->request->task_finished();
 }
 
@@ -50,9 +51,11 @@ void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args, c
     task->prologue_callback_pop_arg = arg;
     task->callback_func = task_done<T>;
     task->callback_arg = arg;
+    ++*arg->writers;
     ctx.request->task_submitted();
     const int ret = starpu_task_submit(task);
     if (ret != 0) {
+        --*arg->writers;
         ctx.request->task_finished();
         starpu_task_destroy(task);
         throw runtime_error(std::string("grain: starpu_task_submit failed: ") + std::strerror(-ret));

@@ -47,7 +47,8 @@ template <typename T>
 TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales)
     : m_(m), n_(n), scales_(std::make_shared<const std::vector<int>>(std::move(scales))),
       mt_(tiles_for(m, nb())), nt_(tiles_for(n, nb())), handles_(size_t(mt_) * size_t(nt_), nullptr),
-      children_(handles_.size()) {
+      children_(handles_.size()),
+      writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {
     const size_t bytes = size_t(m) * size_t(n) * sizeof(T);
     if (bytes == 0) return;
     // Plain aligned memory, pinned like a user's array when tiles are registered: with
@@ -64,13 +65,15 @@ template <typename T>
 TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda)
     : m_(m), n_(n), scales_(std::make_shared<const std::vector<int>>(std::move(scales))),
       mt_(tiles_for(m, nb())), nt_(tiles_for(n, nb())), user_(a), lda_(lda),
-      handles_(size_t(mt_) * size_t(nt_), nullptr), children_(handles_.size()) {}
+      handles_(size_t(mt_) * size_t(nt_), nullptr), children_(handles_.size()),
+      writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {}
 
 template <typename T>
 TileStorage<T>::TileStorage(starpu_data_handle_t parent, int64_t rows, int64_t cols,
                             std::shared_ptr<const std::vector<int>> scales, int level)
     : m_(rows), n_(cols), scales_(std::move(scales)), level_(level), mt_(tiles_for(rows, nb())),
       nt_(tiles_for(cols, nb())), handles_(size_t(mt_) * size_t(nt_), nullptr), children_(handles_.size()),
+      writers_(std::make_unique<std::atomic<int>[]>(handles_.size())),
       parent_(parent), cut_{uint32_t(nb()), uint32_t(mt_)} {
     starpu_data_filter filter{};
     filter.filter_func = cut_tile;
@@ -131,6 +134,10 @@ void TileStorage<T>::release() {
             grid.reset();
         }
     }
+    // A kernel counts itself out of writers_ in its callback, which StarPU runs after
+    // releasing its data: unregistering does not wait for it, this does.
+    for (size_t t = 0; t < handles_.size(); ++t)
+        while (writers_[t].load() > 0) starpu_usleep(10);
     sched::forget_data(handles_.data(), handles_.size());
     if (parent_) {
         // Gathers the children back into the parent if they hold the data.

@@ -5,6 +5,7 @@
 // their parent tile, planned the first time a task on that tile is split.
 #include <starpu.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -70,6 +71,10 @@ public:
 
     // Whether tile (i, j) can be cut at the next scale, and the grid of its sub-tiles
     // (planned on first use).
+    // Kernels submitted that write tile (i, j) and have not ended: the task layer counts
+    // them, and a split decision asks where the tile will be.
+    std::atomic<int>& writers_in_flight(int i, int j) const { return writers_[index(i, j)]; }
+
     bool has_children() const { return size_t(level_) + 1 < scales_->size(); }
     TileStorage& children(int i, int j);
 
@@ -93,6 +98,7 @@ private:
     int64_t lda_ = 0;
     std::vector<starpu_data_handle_t> handles_;
     std::vector<std::unique_ptr<TileStorage>> children_;  // per tile, made on first split
+    std::unique_ptr<std::atomic<int>[]> writers_;         // per tile, see writers_in_flight
     starpu_data_handle_t parent_ = nullptr;               // lower levels: the tile cut into this grid
     TileCut cut_{};
     bool enlisted_ = false;

@@ -239,7 +239,7 @@ TEST(Recursion, LpPolicySplitsTasksTooCoarseForTheCalls) {
     gemms.submitted = 1000;
     gemms.ready = 1000;
     const std::vector<int> ladder{512, 256};
-    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, true, nullptr};
+    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, true, nullptr, false};
     const double share = detail::kernel_flops(detail::Kernel::Gemm, 512) * starpu_cpu_worker_get_count() * 16;
     EXPECT_FALSE(policy->split(site, counters));  // no call counted
     counters.call_flops = 2 * share;
@@ -255,7 +255,7 @@ TEST(Recursion, LpPolicySplitsBelowTargetOnlyWhileWorkersLackTasks) {
     if (starpu_cuda_worker_get_count() > 0) GTEST_SKIP() << "a rule for CPU cores alone";
     const int cores = int(starpu_cpu_worker_get_count());
     const std::vector<int> ladder{512, 256};
-    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, true, nullptr};
+    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, true, nullptr, false};
     // `ready` gemms at level 0, all ready, none started: fewer than the 16 per core the
     // LP wants executed, so it splits some (target > 0); more than one per core, so the
     // critical path splits none; no call counted, so the calls' work splits none.

@@ -1,0 +1,78 @@
+// With GPUs, a task is left whole when its output tile will be on a GPU
+// (recursion/recursion.cpp, Recursion::decide), on a simulated core and GPU.
+//
+// StarPU 1.3 partitions a tile in host memory, so splitting a task whose tile a GPU holds
+// moves the tile to the host and back. Such tasks were recognized by the tile's state when
+// they were submitted, which missed the tiles whose last kernel was submitted but had not
+// run yet: the split decision then depended on how far the submissions ran ahead of the
+// kernels. A tile being written by a kernel now counts as a GPU's.
+//
+// Each case submits asynchronously, so that no simulated time passes between the
+// decisions: the kernels of an earlier call are still in flight.
+//
+// Run through scripts/sim-testing.sh --program --gpus 1 (testing_drivers/CMakeLists.txt).
+#include <starpu.h>
+
+#include <cstdio>
+#include <grain/grain.hpp>
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const char* what) {
+    std::printf("%s: %s\n", ok ? "ok" : "FAILED", what);
+    if (!ok) ++failures;
+}
+
+const std::vector<int> ladder = {1024, 512};
+
+// One gemm of 1024 x 1024 tiles into C under `split`, asynchronously.
+grain::Request product(grain::Runtime& runtime, const std::string& split, const grain::Matrix<double>& A,
+                       grain::Matrix<double>& C) {
+    runtime.set_split(split);
+    return grain::gemm_async(grain::Op::NoTrans, grain::Op::Trans, -1.0, A, A, 1.0, C);
+}
+
+}  // namespace
+
+int main(int, char**) {
+    grain::RuntimeOptions options;
+    options.ncpu = 1;
+    options.ngpu = 1;
+    options.sched = "dmdar";
+    grain::Runtime runtime(options);
+    if (runtime.ngpu() != 1) {
+        std::printf("FAILED: no simulated GPU\n");
+        return 1;
+    }
+    grain::Matrix<double> A(1024, 1024, ladder), C(1024, 1024, ladder), D(1024, 1024, ladder);
+
+    // A tile in host memory that no kernel is writing is split as the policy says.
+    runtime.reset_statistics();
+    grain::Request on_host = product(runtime, "all", A, D);
+    check(runtime.statistics().at("gemm", 0).split == 1, "a gemm whose tile is in host memory is split");
+
+    // A tile whose whole kernel is in flight is not, whatever the policy says.
+    runtime.reset_statistics();
+    grain::Request whole = product(runtime, "none", A, C);
+    grain::Request after = product(runtime, "all", A, C);
+    const grain::Statistics in_flight = runtime.statistics();
+    check(in_flight.at("gemm", 0).submitted == 2 && in_flight.at("gemm", 0).split == 0,
+          "a gemm on a tile a kernel is writing is left whole");
+    check(in_flight.kept_whole_on_gpu == 1, "and counted as kept whole on a GPU");
+    check(on_host.wait() == 0 && whole.wait() == 0 && after.wait() == 0, "the products end");
+
+    // Once the kernels have ended, the tile is where they ran: here the GPU's (a 1024
+    // gemm on the simulated core takes about 70 ms, on the GPU under 1 ms), so the task
+    // is still left whole. The split product above left D's tile in host memory, and a
+    // kernel on its children does not count as a writer of the tile itself.
+    runtime.reset_statistics();
+    grain::Request gpu_tile = product(runtime, "all", A, C);
+    grain::Request host_tile = product(runtime, "all", A, D);
+    const grain::Statistics ended = runtime.statistics();
+    check(ended.at("gemm", 0).split == 1 && ended.kept_whole_on_gpu == 1,
+          "after the kernels, the GPU's tile is left whole and the host's is split");
+    check(gpu_tile.wait() == 0 && host_tile.wait() == 0, "the last products end");
+    return failures == 0 ? 0 : 1;
+}
