@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "src/sched/darts.hpp"
@@ -170,6 +171,33 @@ TEST(Darts, LufTiesGoToTheDataTheFewestUnprocessedTasksRead) {
     ASSERT_EQ(darts.planned(0).size(), 1u);
     EXPECT_EQ(darts.luf_victim(0, {1, 2}), 2);
     EXPECT_EQ(darts.luf_victim(0, {1, 0}), 0);
+}
+
+TEST(Darts, LufThenKeepsTheDataAwaitedTasksRead) {
+    // Tasks that wait for their dependencies in the runtime are not DARTS's yet, but
+    // they will read their data: among data no planned or unprocessed task reads, those
+    // that fewer awaited tasks read go first.
+    Darts darts(1, 4);
+    darts.add_task({3});
+    darts.awaited(1, 1);
+    darts.awaited(1, 1);
+    darts.awaited(2, 1);
+    EXPECT_EQ(darts.luf_victim(0, {1, 2, 0}), 0);  // awaited by no task
+    EXPECT_EQ(darts.luf_victim(0, {1, 2}), 2);
+    EXPECT_EQ(darts.luf_victim(0, {2, 1}), 2);
+    // An unprocessed task's data outweighs any number of awaited ones.
+    EXPECT_EQ(darts.luf_victim(0, {3, 1}), 1);
+    // The awaited task on data 2 arrives (the runtime pushes it): it reads 2, which is
+    // then unprocessed data, and 1 goes first.
+    darts.awaited(2, -1);
+    darts.add_task({2});
+    EXPECT_EQ(darts.luf_victim(0, {2, 1}), 1);
+    // Once no task awaits data 1 either, it is like any unread data.
+    darts.awaited(1, -1);
+    darts.awaited(1, -1);
+    EXPECT_EQ(darts.luf_victim(0, {1, 0}), 1);
+    EXPECT_EQ(darts.luf_victim(0, {0, 1}), 0);
+    EXPECT_THROW(darts.awaited(4, 1), std::invalid_argument);
 }
 
 TEST(Darts, DataThatStayedFreesItsTasksWithoutALoad) {

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace grain::detail::sched {
 
 Darts::Darts(int gpus, int data, DartsOptions options)
-    : users_(size_t(data)), unprocessed_users_(size_t(data), 0), gpus_(size_t(gpus)), options_(options),
-      random_(options.seed) {
+    : users_(size_t(data)), unprocessed_users_(size_t(data), 0), awaited_users_(size_t(data), 0),
+      gpus_(size_t(gpus)), options_(options), random_(options.seed) {
     if (gpus < 1 || data < 0) throw std::invalid_argument("grain::detail::sched::Darts: needs gpus >= 1 and data >= 0");
     for (Gpu& g : gpus_) {
         g.not_in_mem.assign(size_t(data), 1);  // initially, all data
@@ -22,6 +23,7 @@ Darts::Darts(int gpus, int data, DartsOptions options)
 DataId Darts::add_data() {
     users_.emplace_back();
     unprocessed_users_.push_back(0);
+    awaited_users_.push_back(0);
     for (Gpu& g : gpus_) {
         g.not_in_mem.push_back(1);
         g.freed.emplace_back();
@@ -251,8 +253,10 @@ DataId Darts::luf_victim(int k, const std::vector<DataId>& in_memory) const {
     // Lines 4-5: not needed by the task buffer, and needed by the fewest planned tasks.
     // Ties: read by the fewest unprocessed tasks (outputs and used-up inputs first: in
     // the 2D product they are most of the data, and a GPU then keeps the panels it will
-    // read again), then the first listed.
-    const auto key = [&](DataId d) { return std::make_pair(g.planned_users[size_t(d)], unprocessed_users_[size_t(d)]); };
+    // read again), then by the fewest awaited ones, then the first listed.
+    const auto key = [&](DataId d) {
+        return std::make_tuple(g.planned_users[size_t(d)], unprocessed_users_[size_t(d)], awaited_users_[size_t(d)]);
+    };
     DataId victim = no_data;
     for (DataId d : in_memory)
         if (g.buffer_users[size_t(d)] == 0 && (victim == no_data || key(d) < key(victim))) victim = d;
@@ -269,6 +273,12 @@ DataId Darts::luf_victim(int k, const std::vector<DataId>& in_memory) const {
         if (victim == no_data || next > furthest) victim = d, furthest = next;
     }
     return victim;
+}
+
+void Darts::awaited(DataId d, int sign) {
+    if (d < 0 || d >= data())
+        throw std::invalid_argument("grain::detail::sched::Darts::awaited: bad data " + std::to_string(d));
+    awaited_users_[size_t(d)] += sign;
 }
 
 void Darts::evicted(int k, DataId d) {

@@ -66,8 +66,13 @@ public:
     // Algorithm 6: the data to evict from GPU k among `in_memory` (the data on k that
     // can be evicted), or no_data if the list is empty. Does not change the state.
     // Ties between data needed by as few planned tasks go to the data the fewest
-    // unprocessed tasks read (Algorithm 6 leaves them open), then to the first listed.
+    // unprocessed tasks read (Algorithm 6 leaves them open), then the fewest awaited
+    // tasks, then to the first listed.
     DataId luf_victim(int k, const std::vector<DataId>& in_memory) const;
+    // A task that will read d is awaited (sign +1: the runtime has it, waiting for its
+    // dependencies; Algorithm 5 knows every task from the start) or no longer is (-1: it
+    // was added, or will not be).
+    void awaited(DataId d, int sign);
     // Data d left GPU k: tasks planned on k that read it go back to the unprocessed
     // tasks, and d is in dataNotInMem_k again (LUF's lines 8-9).
     void evicted(int k, DataId d);
@@ -128,6 +133,7 @@ private:
     std::vector<int64_t> priority_;            // per task
     std::vector<std::vector<TaskId>> users_;   // per data
     std::vector<int> unprocessed_users_;       // per data
+    std::vector<int> awaited_users_;           // per data
     std::vector<TaskId> pool_;
     std::vector<int64_t> pool_index_;          // per task, -1 when not unprocessed
     std::vector<Gpu> gpus_;
