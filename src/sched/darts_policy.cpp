@@ -63,7 +63,10 @@ size_t prefetch_tasks(bool cores) {
 // GPU the smallest tiles); on 5 other lp configurations, 1.00 with 8 and 0.89 with 4
 // (measured when only the more urgent work counted as ahead, see pop, and before the LP
 // solved for new kinds, lp_split.cpp; with it, 16 gives the same mean as 8 on the 19).
-constexpr double core_delay = 8;
+// Since tiles a kernel is writing are no longer split (recursion.cpp), 16 is ahead: on
+// the 27 configurations of scripts/bench-hybrid.sh, 1.033 (0.983-1.151) against 1.024
+// (0.952-1.151), the ladder 2048,1024,512 at n = 8192 and 16384 gaining most.
+constexpr double core_delay = 16;
 constexpr size_t cpu_scan = 64;
 
 // The policy's state, kept as the scheduling context's policy data.
