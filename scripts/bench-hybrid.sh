@@ -29,10 +29,15 @@ cpus=${GRAIN_BENCH_CPUS:-15}
 scheds=${GRAIN_BENCH_SCHEDS:-dmdar darts}
 windows=${GRAIN_BENCH_WINDOWS:-448 480 512 544 576}
 lp='--scales 2048,1024,512,256 --split lp'
+lp3='--scales 2048,1024,512 --split lp'  # the ladder of the examples, also with the GPU's memory limited
 default_cases=$(
   for op in getrf_nopiv potrf; do for n in 12288 16384 20480; do echo "$op -b 1024 --split none -n $n"; done; done
   for n in 12288 14336 16384; do echo "gemm $lp -n $n"; done
-  for op in getrf_nopiv potrf; do for n in 10240 12288 14336 16384 18432; do echo "$op $lp -n $n"; done; done)
+  for op in getrf_nopiv potrf; do for n in 10240 12288 14336 16384 18432; do echo "$op $lp -n $n"; done; done
+  for op in getrf_nopiv potrf; do
+    for n in 8192 12288 16384; do echo "$op $lp3 -n $n"; done
+    echo "$op $lp3 --gpu-mem 1024 -n 16384"
+  done)
 cases=${GRAIN_BENCH_CASES:-$default_cases}
 
 # One job per line: sched|window|case. Each run prints sched|window|case|gflops.
