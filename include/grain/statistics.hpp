@@ -41,7 +41,8 @@ struct Statistics {
     std::vector<std::vector<TaskCounts>> counts;  // [operation][level]
     LpStatistics lp;                            // empty unless the split policy is "lp"
     // Tasks left whole because their output tile was valid only on a GPU when they
-    // were submitted (a split would have moved it through host memory).
+    // were submitted, or was being written by a kernel (with GPUs: the tile will most
+    // likely be on a GPU; a split would move it through host memory).
     int64_t kept_whole_on_gpu = 0;
 
     int levels() const { return counts.empty() ? 0 : int(counts[0].size()); }
