@@ -69,12 +69,12 @@ public:
     // The handle if registered, else nullptr (top level).
     starpu_data_handle_t registered_handle(int i, int j) const { return handles_[index(i, j)]; }
 
-    // Whether tile (i, j) can be cut at the next scale, and the grid of its sub-tiles
-    // (planned on first use).
     // Kernels submitted that write tile (i, j) and have not ended: the task layer counts
     // them, and a split decision asks where the tile will be.
     std::atomic<int>& writers_in_flight(int i, int j) const { return writers_[index(i, j)]; }
 
+    // Whether tile (i, j) can be cut at the next scale, and the grid of its sub-tiles
+    // (planned on first use).
     bool has_children() const { return size_t(level_) + 1 < scales_->size(); }
     TileStorage& children(int i, int j);
 

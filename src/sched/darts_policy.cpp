@@ -384,15 +384,6 @@ struct Wakes {
     }
 };
 
-// Calls f(d) for each data `task` reads, as a task DARTS holds (none for a task no GPU
-// can run).
-template <typename F>
-void for_each_input(State& s, starpu_task* task, F f) {
-    if (!s.darts || !task->cl || !runs_on(task, STARPU_CUDA)) return;
-    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i)
-        if (STARPU_TASK_GET_MODE(task, i) & STARPU_R) f(data_id(s, STARPU_TASK_GET_HANDLE(task, i)));
-}
-
 // A task is submitted: until StarPU pushes it (its dependencies ended), DARTS counts it
 // as awaited by the data it reads, so that LUF keeps those before data no task will read
 // (Darts::luf_victim): in grain's routines most tasks are not ready yet, and the tiles
@@ -404,8 +395,11 @@ void for_each_input(State& s, starpu_task* task, F f) {
 // 1.024, lowest 0.902 -> 0.952.
 void submitted(starpu_task* task) {
     auto& s = *static_cast<State*>(starpu_sched_ctx_get_policy_data(task->sched_ctx));
+    if (!task->cl || !runs_on(task, STARPU_CUDA)) return;  // StarPU's own tasks; no GPU's
     std::lock_guard<Mutex> lock(s.mutex);
-    for_each_input(s, task, [&](DataId d) { s.darts->awaited(d, 1); });
+    if (!s.darts) return;
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i)
+        if (STARPU_TASK_GET_MODE(task, i) & STARPU_R) s.darts->awaited(data_id(s, STARPU_TASK_GET_HANDLE(task, i)), 1);
 }
 
 int push(starpu_task* task) {
@@ -414,7 +408,6 @@ int push(starpu_task* task) {
     s.mutex.lock();
     starpu_worker_relax_off();
     bool for_gpus = false, for_cpus = true;
-    for_each_input(s, task, [&](DataId d) { s.darts->awaited(d, -1); });
     if (!s.darts || !runs_on(task, STARPU_CUDA)) {
         s.cpu_only.push_back(task);
     } else {
@@ -425,6 +418,7 @@ int push(starpu_task* task) {
             // use they are the first victims.
             const DataId d = data_id(s, h);
             if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R)) continue;
+            s.darts->awaited(d, -1);  // counted by submitted, buffer by buffer
             if (std::find(inputs.begin(), inputs.end(), d) == inputs.end()) inputs.push_back(d);
         }
         const TaskId t = s.darts->add_task(inputs, task->priority);
