@@ -14,16 +14,10 @@
 #include <cstdio>
 #include <vector>
 
-namespace {
+#include "sim_check.hpp"
 
-int failures = 0;
-
-void check(bool ok, const char* what) {
-    std::printf("%s: %s\n", ok ? "ok" : "FAILED", what);
-    if (!ok) ++failures;
-}
-
-}  // namespace
+using grain::test::check;
+using grain::test::checks_failed;
 
 int main(int, char**) {
     if (starpu_init(nullptr) != 0 || starpu_cuda_worker_get_count() < 1) {
@@ -49,5 +43,5 @@ int main(int, char**) {
     check(starpu_memory_get_available(node) == total, "all of the node is available at the end");
 
     starpu_shutdown();
-    return failures ? 1 : 0;
+    return checks_failed() ? 1 : 0;
 }

@@ -16,14 +16,12 @@
 #include <cstdio>
 #include <grain/grain.hpp>
 
+#include "sim_check.hpp"
+
+using grain::test::check;
+using grain::test::checks_failed;
+
 namespace {
-
-int failures = 0;
-
-void check(bool ok, const char* what) {
-    std::printf("%s: %s\n", ok ? "ok" : "FAILED", what);
-    if (!ok) ++failures;
-}
 
 const std::vector<int> ladder = {1024, 512};
 
@@ -74,5 +72,5 @@ int main(int, char**) {
     check(ended.at("gemm", 0).split == 1 && ended.kept_whole_on_gpu == 1,
           "after the kernels, the GPU's tile is left whole and the host's is split");
     check(gpu_tile.wait() == 0 && host_tile.wait() == 0, "the last products end");
-    return failures == 0 ? 0 : 1;
+    return checks_failed() ? 1 : 0;
 }
