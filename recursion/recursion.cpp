@@ -58,7 +58,7 @@ bool Recursion::decide(const TaskSite& site) {
     // state alone depended on how far the submissions ran ahead of the kernels: a task
     // submitted before its tile's last kernel ran was split, and the tile went to the
     // host and back (potrf n = 16384, ladder 2048,1024,512, 15 simulated cores and a
-    // V100-like GPU: README, "CPU workers").
+    // V100-like GPU: README, "GPUs (CUDA)").
     if (starpu_cuda_worker_get_count() > 0 && (site.output_written_in_flight || only_on_gpu(site.output))) {
         ++kept_on_gpu_;
         return false;

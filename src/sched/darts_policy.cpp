@@ -44,27 +44,27 @@ constexpr size_t variant_count = sizeof(variants) / sizeof(variants[0]);
 // Planned tasks whose inputs a GPU prefetches when it takes a task (GRAIN_DARTS_PREFETCH;
 // 0: DARTS as published, planning only when a GPU has nothing planned). Simulated 2D
 // product on 2 GPUs, N = 10..60: 16 was best of 0, 1, 2, 4, 8, 16, 32 (darts-wb at N = 30,
-// 50, 60: of 2, 8, 16, 32, 64). The 4-GPU 3D product prefers 0 (README). A planned task
-// is withheld from the cores, so with CPU workers a GPU plans 4: on 15 simulated cores
-// and one V100-like GPU (19 configurations, README) darts/dmdar has a geometric mean of
-// 0.957 with 16 and 0.984 with 4.
+// 50, 60: of 2, 8, 16, 32, 64). The 4-GPU 3D product prefers 0 (doc/darts-notes.md). A
+// planned task is withheld from the cores, so with CPU workers a GPU plans 4: on 15
+// simulated cores and one V100-like GPU (19 configurations, doc/darts-notes.md) darts/dmdar
+// has a geometric mean of 0.957 with 16 and 0.984 with 4.
 size_t prefetch_tasks(bool cores) {
     const char* v = std::getenv("GRAIN_DARTS_PREFETCH");
     return v ? size_t(std::atol(v)) : cores ? 4 : 16;
 }
 
-// The CPU path (pop): how much later than a GPU a core may end a task the GPUs would
-// run before the less urgent work, and how many such tasks a core looks past before it
-// gives up. Simulated, 15 cores + one V100-like GPU (README): with nb = 1024 (potrf and
-// getrf_nopiv, n = 12288..20480) darts/dmdar is 0.86-1.02 without this rule (getrf_nopiv
-// n = 12288: 0.86, the cores ran the panels) and 0.96-1.05 with core_delay from 1 to 16.
-// With recursive tiles (--split lp, 8 configurations) the geometric mean of darts/dmdar
-// is 0.91 with 2, 0.94 with 4, 0.98 with 8 and 0.93 with 16 (too low a delay leaves the
-// GPU the smallest tiles); on 5 other lp configurations, 1.00 with 8 and 0.89 with 4
-// (measured when only the more urgent work counted as ahead, see pop, and before the LP
-// solved for new kinds, lp_split.cpp; with it, 16 gives the same mean as 8 on the 19).
-// Since tiles a kernel is writing are no longer split (recursion.cpp), 16 is ahead: on
-// the 27 configurations of scripts/bench-hybrid.sh, 1.033 (0.983-1.151) against 1.024
+// The CPU path (pop): how much later than a GPU a core may end a task the GPUs would run
+// before the less urgent work, and how many such tasks a core looks past before it gives
+// up. Simulated, 15 cores + one V100-like GPU (doc/darts-notes.md): with nb = 1024 (potrf
+// and getrf_nopiv, n = 12288..20480) darts/dmdar is 0.86-1.02 without this rule
+// (getrf_nopiv n = 12288: 0.86, the cores ran the panels) and 0.96-1.05 with core_delay
+// from 1 to 16. With recursive tiles (--split lp, 8 configurations) the geometric mean of
+// darts/dmdar is 0.91 with 2, 0.94 with 4, 0.98 with 8 and 0.93 with 16 (too low a delay
+// leaves the GPU the smallest tiles); on 5 other lp configurations, 1.00 with 8 and 0.89
+// with 4 (measured when only the more urgent work counted as ahead, see pop, and before the
+// LP solved for new kinds, lp_split.cpp; with it, 16 gives the same mean as 8 on the 19).
+// Since tiles a kernel is writing are no longer split (recursion.cpp), 16 is ahead: on the
+// 27 configurations of scripts/bench-hybrid.sh, 1.033 (0.983-1.151) against 1.024
 // (0.952-1.151), the ladder 2048,1024,512 at n = 8192 and 16384 gaining most.
 constexpr double core_delay = 16;
 constexpr size_t cpu_scan = 64;
@@ -234,18 +234,18 @@ double expected_us(starpu_task* task, starpu_perfmodel_arch* arch) {
     return arch ? known_us(starpu_task_expected_length(task, arch, 0)) : 0;
 }
 
-// A task's expected time on a core (us): its duration there plus the transfer of its
-// data a GPU holds (tiles a GPU task wrote) back to the cores' memory, by StarPU's bus
-// model; 0 when no core can run it or its duration is unknown. A core fetches its data
-// when it starts the task, where a GPU loads a planned task's inputs while it runs the
-// previous ones, so the GPUs' durations count no transfer. Simulated, 15 cores + one
-// V100-like GPU (19 configurations, README): darts/dmdar 0.875-1.06 (geometric mean
-// 0.984) without the transfer, 0.93-1.06 (0.993) with it; on 7 cores + GPU (6 other
-// configurations) 0.983 without, 0.977 with: a gain within what any change in timing
-// moves these runs, kept for the worst point (getrf_nopiv --split lp n = 10240, over
-// --lp-period 40..60: 0.90 -> 0.92 of dmdar's mean). Counting the transfers to the GPU
-// in its durations too made potrf --split lp n = 12288 and 18432 slower (2952 and 3270
-// GFlop/s, against 3132 and 4902).
+// A task's expected time on a core (us): its duration there plus the transfer of its data a
+// GPU holds (tiles a GPU task wrote) back to the cores' memory, by StarPU's bus model; 0
+// when no core can run it or its duration is unknown. A core fetches its data when it
+// starts the task, where a GPU loads a planned task's inputs while it runs the previous
+// ones, so the GPUs' durations count no transfer. Simulated, 15 cores + one V100-like GPU
+// (19 configurations, doc/darts-notes.md): darts/dmdar 0.875-1.06 (geometric mean 0.984)
+// without the transfer, 0.93-1.06 (0.993) with it; on 7 cores + GPU (6 other
+// configurations) 0.983 without, 0.977 with: a gain within what any change in timing moves
+// these runs, kept for the worst point (getrf_nopiv --split lp n = 10240, over --lp-period
+// 40..60: 0.90 -> 0.92 of dmdar's mean). Counting the transfers to the GPU in its durations
+// too made potrf --split lp n = 12288 and 18432 slower (2952 and 3270 GFlop/s, against 3132
+// and 4902).
 double core_time_us(const State& s, starpu_task* task) {
     const double us = runs_on(task, STARPU_CPU) ? expected_us(task, s.cpu_arch) : 0;
     return us > 0 ? us + known_us(starpu_task_expected_data_transfer_time(s.cpu_node, task)) : 0;
@@ -354,19 +354,20 @@ std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
     return s.cpu_candidates.end();
 }
 
-// Worker wake-ups. A worker whose pop found nothing is idle (State::idle) until a push or
-// a pop picks it to wake: the GPUs for any task DARTS holds, one core (as StarPU's eager
+// Worker wake-ups. A worker whose pop found nothing is idle (State::idle) until a push or a
+// pop picks it to wake: the GPUs for any task DARTS holds, one core (as StarPU's eager
 // does) when a core has a task to take: a task no GPU can run, or a candidate that passes
-// core_candidate after a push or a GPU's pop; a core that takes a task picks the next
-// while there is more. A busy worker is never woken: it pops again when its task ends.
-// This policy used to wake every core at every push. On a real H100, darts ran
-// getrf_nopiv n = 16384 nb = 1024 at 4900-6300 GFlop/s with 15 cores and 10300-10800 with
-// one, though the 15 ran none of its kernels (dmdar: 6900-9300 and 10700-11900; runs after
-// the first in a process). The likely cause, read in StarPU's code: the pushes of the tasks
-// a GPU task releases run on that GPU's worker, which waits for each core in a pop (StarPU's
-// worker lock) to wake it, and each woken core takes the policy's lock to find nothing.
-// Simulated with the policy's time charged (STARPU_SIMGRID_SCHED_COST=1; 15 cores + GPU,
-// 7 configurations, README): darts/dmdar 0.51 then, 1.03 now. Not yet measured on a GPU.
+// core_candidate after a push or a GPU's pop; a core that takes a task picks the next while
+// there is more. A busy worker is never woken: it pops again when its task ends. This
+// policy used to wake every core at every push. On a real H100, darts ran getrf_nopiv n =
+// 16384 nb = 1024 at 4900-6300 GFlop/s with 15 cores and 10300-10800 with one, though the
+// 15 ran none of its kernels (dmdar: 6900-9300 and 10700-11900; runs after the first in a
+// process). The likely cause, read in StarPU's code: the pushes of the tasks a GPU task
+// releases run on that GPU's worker, which waits for each core in a pop (StarPU's worker
+// lock) to wake it, and each woken core takes the policy's lock to find nothing. Simulated
+// with the policy's time charged (STARPU_SIMGRID_SCHED_COST=1; 15 cores + GPU, 7
+// configurations, doc/darts-notes.md): darts/dmdar 0.51 then, 1.03 now. Not yet measured on
+// a GPU.
 struct Wakes {
     std::vector<int> workers;
     // Picks the idle workers of this kind (GPUs, or one core); under the policy's lock.
