@@ -435,6 +435,29 @@ TEST(Darts, TiesGoToTheDataThatFreesTheMostUrgentTask) {
     EXPECT_EQ(order, expected);
 }
 
+// When no data frees a task alone, Algorithm 5 takes a task at random; here one of the
+// most urgent (all-zero priorities, as in the paper's sets, leave it random among all).
+TEST(Darts, WithNothingFreedTheMostUrgentTaskGoesFirst) {
+    const std::vector<int64_t> priorities = {3, -2, 7, 0, 5, 7, -4, 6};
+    Darts darts(1, 2 * int(priorities.size()));
+    for (size_t t = 0; t < priorities.size(); ++t) darts.add_task({DataId(2 * t), DataId(2 * t + 1)}, priorities[t]);
+    std::vector<int64_t> order;
+    for (TaskId t; (t = darts.pop(0)) != no_task;) order.push_back(priorities[size_t(t)]);
+    std::vector<int64_t> expected = priorities;
+    std::sort(expected.rbegin(), expected.rend());
+    EXPECT_EQ(order, expected);
+
+    // Among equally urgent tasks the pick stays random: over seeds, each comes first.
+    std::set<TaskId> firsts;
+    for (uint64_t seed = 1; seed <= 32; ++seed) {
+        Darts same(1, 6, {false, false, seed});
+        for (DataId d = 0; d < 6; d += 2) same.add_task({d, d + 1}, 2);
+        same.add_task({0, 5}, 1);
+        firsts.insert(same.pop(0));
+    }
+    EXPECT_EQ(firsts, (std::set<TaskId>{0, 1, 2}));
+}
+
 TEST(Darts, DataAddedLater) {
     Darts darts(1, 0);
     EXPECT_EQ(darts.add_data(), 0);

@@ -15,6 +15,8 @@
 //                   (the 3inputs variant)
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <map>
 #include <random>
 #include <set>
 #include <utility>
@@ -29,7 +31,7 @@ constexpr DataId no_data = -1;
 
 struct DartsOptions {
     // When no data frees a task alone, pick the data that frees the most tasks with one
-    // more load (tasks with 3+ inputs), instead of a random task.
+    // more load (tasks with 3+ inputs), instead of a random one of the most urgent.
     bool three_inputs = false;
     // Stop at the first data that frees a task instead of looking for the best one.
     bool opti = false;
@@ -92,7 +94,7 @@ public:
     bool planned_in_memory(int k, DataId d) const { return !gpus_[size_t(k)].not_in_mem[size_t(d)]; }
     const std::deque<TaskId>& planned(int k) const { return gpus_[size_t(k)].planned; }
     const std::deque<TaskId>& buffer(int k) const { return gpus_[size_t(k)].buffer; }
-    int64_t unprocessed() const { return int64_t(pool_.size()); }
+    int64_t unprocessed() const { return pool_size_; }
     bool unprocessed(TaskId t) const { return t >= 0 && t < TaskId(inputs_.size()) && in_pool(t); }
     int64_t priority(TaskId t) const { return priority_[size_t(t)]; }
     int64_t decisions() const { return decisions_; }  // planning steps run
@@ -109,7 +111,8 @@ private:
         std::deque<TaskId> planned, buffer;
     };
 
-    // The unprocessed tasks, with O(1) removal by id.
+    // The unprocessed tasks (pool_), by priority: removal by id costs a lookup among the
+    // priorities.
     void pool_add(TaskId t);
     void pool_remove(TaskId t);
     bool in_pool(TaskId t) const { return pool_index_[size_t(t)] >= 0; }
@@ -134,8 +137,11 @@ private:
     std::vector<std::vector<TaskId>> users_;   // per data
     std::vector<int> unprocessed_users_;       // per data
     std::vector<int> awaited_users_;           // per data
-    std::vector<TaskId> pool_;
-    std::vector<int64_t> pool_index_;          // per task, -1 when not unprocessed
+    // The unprocessed tasks by priority, the most urgent first; pool_index_ is a task's
+    // index in its priority's list (-1 when not unprocessed).
+    std::map<int64_t, std::vector<TaskId>, std::greater<>> pool_;
+    std::vector<int64_t> pool_index_;
+    int64_t pool_size_ = 0;
     std::vector<Gpu> gpus_;
     DartsOptions options_;
     std::mt19937_64 random_;
