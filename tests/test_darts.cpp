@@ -1,5 +1,5 @@
-// DARTS (Algorithm 5) and LUF (Algorithm 6) on hand-made task and data sets,
-// independent of StarPU.
+// DARTS (Algorithm 5) and LUF (Algorithm 6) on hand-made task and data sets, and the
+// cores' rule of the darts policy on hand-made times, independent of StarPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "src/sched/core_rule.hpp"
 #include "src/sched/darts.hpp"
 
 namespace grain::detail::sched {
@@ -456,6 +457,51 @@ TEST(Darts, WithNothingFreedTheMostUrgentTaskGoesFirst) {
         firsts.insert(same.pop(0));
     }
     EXPECT_EQ(firsts, (std::set<TaskId>{0, 1, 2}));
+}
+
+// The cores' rule, with the darts policy's core_delay (16). Times in us: a 512 syrk
+// (3400 on a core, 30 on a GPU) and a 1024 trsm of a panel (25000 on a core, 500 on a GPU).
+constexpr double delay = 16;
+
+TEST(CoreRule, CoresTakeWhatTheGpusWouldEndLater) {
+    CoreRuleTimes t;
+    t.core_us = 3400, t.gpu_us = 30;
+    t.work_us = t.ahead_us = 5000;  // the GPU ends its work after a core would end the task
+    EXPECT_TRUE(core_takes(t, delay));
+    t.work_us = t.ahead_us = 2000;  // before
+    EXPECT_FALSE(core_takes(t, delay));
+}
+
+TEST(CoreRule, TheGpusKeepTheUrgentWorkTheyWouldReachSoon) {
+    CoreRuleTimes t;
+    t.core_us = 3400, t.gpu_us = 30;
+    t.work_us = 100000;  // much less urgent work waits: a core would still end the task first,
+    t.ahead_us = 100;    // but a GPU starts it in 0.1 ms
+    EXPECT_FALSE(core_takes(t, delay));
+    t.ahead_us = 1000;  // 16 x (1000 + 30) >= 3400
+    EXPECT_TRUE(core_takes(t, delay));
+}
+
+TEST(CoreRule, LoadsCountOnlyForTheWorkAtLeastAsUrgent) {
+    CoreRuleTimes t;
+    t.core_us = 25000, t.gpu_us = 500;
+    t.work_us = t.ahead_us = 4000;
+    t.ahead_loads_us = 2000;  // the GPU has the panel's tile soon: it keeps the trsm
+    EXPECT_FALSE(core_takes(t, delay));
+    t.ahead_loads_us = 31000;  // the panel's tile comes after 31 ms of loads
+    EXPECT_TRUE(core_takes(t, delay));
+}
+
+TEST(CoreRule, CoresTakeWhatAGpuCouldNotStartBeforeThePlannedLoads) {
+    // A GPU with little work, whose bus brings the 96 MB of a planned 2048 gemm (8 ms).
+    CoreRuleTimes t;
+    t.core_us = 3400, t.gpu_us = 30;
+    t.work_us = t.ahead_us = 100;
+    EXPECT_FALSE(core_takes(t, delay));
+    t.bus_us = 8000;
+    EXPECT_TRUE(core_takes(t, delay));
+    t.bus_us = 2000;  // a core would end it after the loads
+    EXPECT_FALSE(core_takes(t, delay));
 }
 
 TEST(Darts, DataAddedLater) {

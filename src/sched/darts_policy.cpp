@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core_rule.hpp"
 #include "darts.hpp"
 #include "src/starpu_sync.hpp"
 
@@ -115,6 +116,9 @@ struct State {
     // Per GPU: the victims StarPU could not evict while making room for `refused_for`.
     std::vector<std::vector<DataId>> refused;
     std::vector<starpu_data_handle_t> refused_for;
+    // Per GPU: the data prefetched there for its planned tasks, until they arrive
+    // (bus_backlog_us); kept only for the cores' rule.
+    std::vector<std::vector<starpu_data_handle_t>> requested;
 };
 
 DataId data_id(State& s, starpu_data_handle_t h) {
@@ -210,6 +214,7 @@ void init(unsigned ctx, const Variant& v) {
     s->in_use.resize(size_t(gpus));
     s->refused.resize(size_t(gpus));
     s->refused_for.resize(size_t(gpus));
+    s->requested.resize(size_t(gpus));
     s->write_back = v.write_back;
 #ifdef STARPU_HAVE_VICTIM_SELECTOR
     s->luf = v.luf;
@@ -292,6 +297,44 @@ void leave_backlog(State& s, TaskId t, bool handed_out) {
     s.gpu_us[size_t(t)] = 0;
 }
 
+// The time (us) the bus needs to bring the data prefetched for a GPU's planned tasks that
+// are not there yet (the least over the GPUs): the loads of a task the GPU has not
+// planned share the bus with those, and the GPU may wait with nothing to run
+// (core_candidate). Drops the data that arrived, and those whose prefetch StarPU dropped (no
+// free memory). The bus's own time, by the bandwidth StarPU measured (bytes per us):
+// starpu_data_expected_transfer_time doubles it per GPU for contention, and counts a
+// load in flight as done.
+double bus_backlog_us(State& s) {
+    double least = HUGE_VAL;
+    for (int k = 0; k < s.gpus; ++k) {
+        auto& r = s.requested[size_t(k)];
+        const unsigned node = s.gpu_nodes[size_t(k)];
+        double bytes = 0;
+        r.erase(std::remove_if(r.begin(), r.end(),
+                               [&](starpu_data_handle_t h) {
+                                   int allocated = 0, valid = 0, asked = 0;
+                                   starpu_data_query_status(h, int(node), &allocated, &valid, &asked);
+                                   if (valid || !asked) return true;
+                                   bytes += double(starpu_data_get_size(h));
+                                   return false;
+                               }),
+                r.end());
+        const double bytes_per_us = starpu_transfer_bandwidth(s.cpu_node, node);  // MB/s
+        least = std::min(least, bytes_per_us > 0 ? bytes / bytes_per_us : 0);
+    }
+    return least;
+}
+
+// The inputs of `task`, prefetched onto GPU k, join its bus backlog.
+void prefetched(State& s, int k, starpu_task* task) {
+    auto& r = s.requested[size_t(k)];
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+        if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R)) continue;
+        starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
+        if (std::find(r.begin(), r.end(), h) == r.end()) r.push_back(h);
+    }
+}
+
 // A core takes a task DARTS has not handed out when, by the performance models, it
 // would end it no later than the GPUs would: its time on a core (core_time_us, as the
 // task entered the policy) is at most the GPUs' backlog plus its duration on a GPU. The
@@ -316,11 +359,22 @@ void leave_backlog(State& s, TaskId t, bool handed_out) {
 // Otherwise, early in a factorization, a core took a panel's task that the GPU would
 // run as soon as its tile arrived (simulated, potrf n = 8192 nb = 1024: a trsm, 25 ms on
 // the core, with 4 ms of work ahead but 31 ms of loads; 0.90x dmdar, now 0.99x).
+// Both bounds also take the bus's backlog (bus_backlog_us): a GPU reaches no task it has
+// not planned before the loads asked for its planned tasks are done, and a core that ends
+// a task before then takes it. Simulated, 15 cores + GPU, potrf n = 8192 on the ladder
+// 2048,1024,512: the GPU took a 512 gemm and waited 9 ms for its tiles as the bus loaded
+// those of the 2048 gemm it ran next (up to 96 MB), while three 512 syrk (3.4 ms on a
+// core, 30 us on the GPU) waited in DARTS and the cores idled; 0.955x dmdar, now 0.992x
+// (the cores ran 81 of its 457 kernels, 56 before). Over the 27 configurations of
+// scripts/bench-hybrid.sh, geometric mean 1.048 -> 1.049 and lowest 0.955 -> 0.992. The
+// rule's arithmetic: core_rule.hpp.
 // core_candidate returns the task a core takes now by this rule, or cpu_candidates.end();
 // it drops the tasks a GPU took meanwhile.
 std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
-    if (!s.darts) return s.cpu_candidates.end();
-    const double work_us = (s.handed_us + s.waiting_us) / s.gpus, horizon_us = std::max(work_us, s.loads_us / s.gpus);
+    if (!s.darts || s.cpu_candidates.empty()) return s.cpu_candidates.end();
+    const double bus_us = bus_backlog_us(s);
+    const double work_us = (s.handed_us + s.waiting_us) / s.gpus,
+                 horizon_us = std::max({work_us, s.loads_us / s.gpus, bus_us});
     // (priority p, the work waiting with a priority of p or more and its loads), by
     // decreasing p; made once per call, when a candidate first needs it.
     struct AtLeast { int64_t priority; double us, loads_us; };
@@ -341,14 +395,16 @@ std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
         // t waits in DARTS, so its priority is in `waiting`, and its own work is in the sum.
         const auto a = std::lower_bound(at_least.begin(), at_least.end(), s.darts->priority(t),
                                         [](const auto& e, int64_t p) { return e.priority > p; });
-        const double gpu_us = s.gpu_us[size_t(t)];
-        const double ahead_us = s.handed_us + std::max(0.0, a->us - gpu_us);
+        CoreRuleTimes times;
+        times.core_us = cpu_us;
+        times.gpu_us = s.gpu_us[size_t(t)];
+        times.work_us = work_us;
+        times.ahead_us = (s.handed_us + std::max(0.0, a->us - times.gpu_us)) / s.gpus;
         // The loads handed out (all loads less those waiting, at_least's last sum), and
         // those waiting at least as urgent as t.
-        const double ahead_loads_us = s.loads_us - at_least.back().loads_us + a->loads_us;
-        if (cpu_us <= core_delay * (ahead_us / s.gpus + gpu_us) &&
-            (cpu_us <= work_us + gpu_us || cpu_us <= ahead_loads_us / s.gpus + gpu_us))
-            return c;
+        times.ahead_loads_us = (s.loads_us - at_least.back().loads_us + a->loads_us) / s.gpus;
+        times.bus_us = bus_us;
+        if (core_takes(times, core_delay)) return c;
         ++c, ++scanned;
     }
     return s.cpu_candidates.end();
@@ -508,6 +564,7 @@ starpu_task* pop(unsigned ctx) {
             if (ahead++ == s.prefetch) break;
             hand_to_gpu(s, k, p);
             starpu_prefetch_task_input_on_node(s.tasks[size_t(p)], node);
+            if (s.cpu_arch) prefetched(s, k, s.tasks[size_t(p)]);
         }
         // Less urgent work handed out counts ahead of a core's candidates (core_candidate):
         // besides a push, the one change that may give a core a task.
@@ -628,6 +685,7 @@ void forget_data(const starpu_data_handle_t* handles, size_t count) {
         const DataId d = it->second;
         s->data_ids.erase(it);  // a later handle at the same address is new data
         s->handles[size_t(d)] = nullptr;
+        for (auto& r : s->requested) r.erase(std::remove(r.begin(), r.end(), handles[i]), r.end());
         for (int k = 0; k < s->darts->gpus(); ++k) {
             s->resident[size_t(k)][size_t(d)] = 0;
             s->in_use[size_t(k)][size_t(d)] = 0;
