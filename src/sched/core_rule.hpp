@@ -13,7 +13,7 @@ struct CoreRuleTimes {
     double work_us = 0;         // the GPUs' work not done yet (handed out and waiting)
     double ahead_us = 0;        // the work handed out, and waiting at least as urgent
     double ahead_loads_us = 0;  // the loads of the tiles the work counted in ahead_us updates
-    double bus_us = 0;          // the loads asked for the GPUs' planned tasks, not done yet
+    double bus_us = 0;          // the loads asked for a GPU's planned tasks, not done yet (the least)
 };
 
 // A core takes the task when it would end it no later than a GPU would: after the GPUs'

@@ -118,7 +118,7 @@ struct State {
     std::vector<starpu_data_handle_t> refused_for;
     // Per GPU: the data prefetched there for its planned tasks, until they arrive
     // (bus_backlog_us); kept only for the cores' rule.
-    std::vector<std::vector<starpu_data_handle_t>> requested;
+    std::vector<std::vector<DataId>> requested;
 };
 
 DataId data_id(State& s, starpu_data_handle_t h) {
@@ -297,42 +297,41 @@ void leave_backlog(State& s, TaskId t, bool handed_out) {
     s.gpu_us[size_t(t)] = 0;
 }
 
+// The bytes of the data requested for GPU k that are still to come; the others leave the
+// list (bus_backlog_us).
+double requested_bytes(State& s, int k) {
+    auto& r = s.requested[size_t(k)];
+    const int node = int(s.gpu_nodes[size_t(k)]);
+    double bytes = 0;
+    r.erase(std::remove_if(r.begin(), r.end(),
+                           [&](DataId d) {
+                               starpu_data_handle_t h = s.handles[size_t(d)];
+                               if (!h) return true;
+                               int allocated = 0, valid = 0, asked = 0;
+                               starpu_data_query_status(h, node, &allocated, &valid, &asked);
+                               if (valid || !asked) return true;
+                               bytes += double(starpu_data_get_size(h));
+                               return false;
+                           }),
+            r.end());
+    return bytes;
+}
+
 // The time (us) the bus needs to bring the data prefetched for a GPU's planned tasks that
-// are not there yet (the least over the GPUs): the loads of a task the GPU has not
-// planned share the bus with those, and the GPU may wait with nothing to run
-// (core_candidate). Drops the data that arrived, and those whose prefetch StarPU dropped (no
-// free memory). The bus's own time, by the bandwidth StarPU measured (bytes per us):
+// are not there yet, the least over the GPUs: the loads of a task a GPU has not planned
+// share the bus with those, and the GPU may wait with nothing to run (core_candidate).
+// Drops the data that arrived, that no request brings any more, or that the policy
+// forgot (freed). A prefetch that waits for free GPU memory stays queued in StarPU, and
+// counted here. The bus's own time, by the bandwidth StarPU measured (bytes per us):
 // starpu_data_expected_transfer_time doubles it per GPU for contention, and counts a
 // load in flight as done.
 double bus_backlog_us(State& s) {
     double least = HUGE_VAL;
     for (int k = 0; k < s.gpus; ++k) {
-        auto& r = s.requested[size_t(k)];
-        const unsigned node = s.gpu_nodes[size_t(k)];
-        double bytes = 0;
-        r.erase(std::remove_if(r.begin(), r.end(),
-                               [&](starpu_data_handle_t h) {
-                                   int allocated = 0, valid = 0, asked = 0;
-                                   starpu_data_query_status(h, int(node), &allocated, &valid, &asked);
-                                   if (valid || !asked) return true;
-                                   bytes += double(starpu_data_get_size(h));
-                                   return false;
-                               }),
-                r.end());
-        const double bytes_per_us = starpu_transfer_bandwidth(s.cpu_node, node);  // MB/s
-        least = std::min(least, bytes_per_us > 0 ? bytes / bytes_per_us : 0);
+        const double bytes_per_us = starpu_transfer_bandwidth(s.cpu_node, s.gpu_nodes[size_t(k)]);  // MB/s
+        least = std::min(least, bytes_per_us > 0 ? requested_bytes(s, k) / bytes_per_us : 0);
     }
     return least;
-}
-
-// The inputs of `task`, prefetched onto GPU k, join its bus backlog.
-void prefetched(State& s, int k, starpu_task* task) {
-    auto& r = s.requested[size_t(k)];
-    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
-        if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R)) continue;
-        starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
-        if (std::find(r.begin(), r.end(), h) == r.end()) r.push_back(h);
-    }
 }
 
 // A core takes a task DARTS has not handed out when, by the performance models, it
@@ -359,9 +358,9 @@ void prefetched(State& s, int k, starpu_task* task) {
 // Otherwise, early in a factorization, a core took a panel's task that the GPU would
 // run as soon as its tile arrived (simulated, potrf n = 8192 nb = 1024: a trsm, 25 ms on
 // the core, with 4 ms of work ahead but 31 ms of loads; 0.90x dmdar, now 0.99x).
-// Both bounds also take the bus's backlog (bus_backlog_us): a GPU reaches no task it has
-// not planned before the loads asked for its planned tasks are done, and a core that ends
-// a task before then takes it. Simulated, 15 cores + GPU, potrf n = 8192 on the ladder
+// Both bounds also take the bus's backlog (bus_backlog_us): the loads of a task a GPU has
+// not planned share the bus with those asked for its planned tasks, and a core that ends
+// the task before those are done takes it. Simulated, 15 cores + GPU, potrf n = 8192 on the ladder
 // 2048,1024,512: the GPU took a 512 gemm and waited 9 ms for its tiles as the bus loaded
 // those of the 2048 gemm it ran next (up to 96 MB), while three 512 syrk (3.4 ms on a
 // core, 30 us on the GPU) waited in DARTS and the cores idled; 0.955x dmdar, now 0.992x
@@ -512,6 +511,18 @@ void for_each_data(const State& s, starpu_task* task, F f, unsigned modes = ~0u)
 // Marks task t's data as handed to GPU k (LUF's candidates there).
 void hand_to_gpu(State& s, int k, TaskId t) {
     for_each_data(s, s.tasks[size_t(t)], [&](size_t d) { s.resident[size_t(k)][d] = 1; });
+}
+
+// The inputs of `task`, prefetched onto GPU k, join its bus backlog (the list drops the
+// data that arrived first, so it stays as short as the loads in flight).
+void prefetched(State& s, int k, starpu_task* task) {
+    requested_bytes(s, k);
+    auto& r = s.requested[size_t(k)];
+    for_each_data(
+        s, task, [&](size_t d) {
+            if (std::find(r.begin(), r.end(), DataId(d)) == r.end()) r.push_back(DataId(d));
+        },
+        STARPU_R);
 }
 
 // `task` goes to GPU k (-1: to a core): the data it writes are no longer valid on the
@@ -685,7 +696,6 @@ void forget_data(const starpu_data_handle_t* handles, size_t count) {
         const DataId d = it->second;
         s->data_ids.erase(it);  // a later handle at the same address is new data
         s->handles[size_t(d)] = nullptr;
-        for (auto& r : s->requested) r.erase(std::remove(r.begin(), r.end(), handles[i]), r.end());
         for (int k = 0; k < s->darts->gpus(); ++k) {
             s->resident[size_t(k)][size_t(d)] = 0;
             s->in_use[size_t(k)][size_t(d)] = 0;
