@@ -128,6 +128,17 @@ TileStorage<T>& TileStorage<T>::children(int i, int j) {
 
 template <typename T>
 void TileStorage<T>::release() {
+    // A DARTS policy keeps the handles of the tasks it sees: it must forget them only once
+    // no task on them is left, or a task pushed later (one that only reads a tile: the
+    // writers are waited for below) brings them back, and the policy keeps them after
+    // StarPU frees them. Acquiring a tile for writing waits for every task on it and on
+    // its sub-tiles, which StarPU gathers first.
+    if (!parent_ && sched::keeps_handles())
+        for (starpu_data_handle_t h : handles_)
+            if (h) {
+                starpu_data_acquire(h, STARPU_RW);
+                starpu_data_release(h);
+            }
     for (std::unique_ptr<TileStorage>& grid : children_) {
         if (grid) {
             grid->release();

@@ -5,6 +5,8 @@
 namespace grain::test {
 namespace {
 
+using testing::minus;
+using testing::norm;
 using testing::solve_residual;
 
 TEST(Async, PotrfThenPotrsWithoutWaitInBetween) {
@@ -59,6 +61,27 @@ TEST(Async, DestroyingARequestWaitsForItsTasks) {
                 for (int r = 0; r < nb; ++r) raw(i * nb + r, j * nb + c) = s.tile_data(i, j)[r + c * s.tile_ld(i)];
     EXPECT_EQ(raw.a, to_array(tA).a);
     EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, raw)), 60);
+}
+
+// A request keeps its matrices alive: the caller may drop its last copy of an operand
+// before the request ends (tasks, split ones included, still read its tiles).
+TEST(Async, OperandsMayGoBeforeTheRequestEnds) {
+    const int64_t m = 70, n = 50, k = 45;
+    const Array<double> A = random_array<double>(m, k, Kind::General, rng());
+    const Array<double> B = random_array<double>(k, n, Kind::General, rng());
+    const Array<double> C = random_array<double>(m, n, Kind::General, rng());
+    Matrix<double> tC = tiles_of(C, scales());
+    Request request;
+    {
+        Matrix<double> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
+        request = gemm_async(Op::NoTrans, Op::NoTrans, 1.5, tA, tB, -0.5, tC);
+    }
+    EXPECT_EQ(request.wait(), 0);
+    Array<double> ref = C;
+    blas::gemm(Op::NoTrans, Op::NoTrans, int(m), int(n), int(k), 1.5, A.data(), A.ld(), B.data(), B.ld(), -0.5,
+               ref.data(), ref.ld());
+    const double error = norm('M', minus(to_array(tC), ref));
+    EXPECT_LT(testing::gemm_residual(error, 1.5, norm('M', A), norm('M', B), -0.5, norm('M', C), k), 10);
 }
 
 TEST(Async, MovedRequestStillWaits) {

@@ -13,7 +13,6 @@
 // Run through scripts/sim-testing.sh --program --gpus 1 (testing_drivers/CMakeLists.txt).
 #include <starpu.h>
 
-#include <cstdio>
 #include <grain/grain.hpp>
 
 #include "sim_check.hpp"
@@ -35,15 +34,8 @@ grain::Request product(grain::Runtime& runtime, const std::string& split, const 
 }  // namespace
 
 int main(int, char**) {
-    grain::RuntimeOptions options;
-    options.ncpu = 1;
-    options.ngpu = 1;
-    options.sched = "dmdar";
-    grain::Runtime runtime(options);
-    if (runtime.ngpu() != 1) {
-        std::printf("FAILED: no simulated GPU\n");
-        return 1;
-    }
+    grain::Runtime runtime(grain::test::one_core_one_gpu("dmdar"));
+    if (!grain::test::has_its_gpu(runtime)) return 1;
     grain::Matrix<double> A(1024, 1024, ladder), C(1024, 1024, ladder), D(1024, 1024, ladder);
 
     // A tile in host memory that no kernel is writing is split as the policy says.

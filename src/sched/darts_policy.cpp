@@ -682,13 +682,25 @@ std::string select_policy(starpu_conf& conf, const std::string& name) {
     return name;
 }
 
-void forget_data(const starpu_data_handle_t* handles, size_t count) {
+namespace {
+
+// The state of the DARTS policy StarPU runs with GPUs, if it does: null otherwise.
+State* running_darts() {
     constexpr unsigned global_ctx = 0;  // StarPU's initial context, the one grain uses
-    if (!starpu_is_initialized()) return;
+    if (!starpu_is_initialized()) return nullptr;
     const starpu_sched_policy* policy = starpu_sched_ctx_get_sched_policy(global_ctx);
-    if (!policy || policy->push_task != push) return;
+    if (!policy || policy->push_task != push) return nullptr;
     auto* s = static_cast<State*>(starpu_sched_ctx_get_policy_data(global_ctx));
-    if (!s || !s->darts) return;
+    return s && s->darts ? s : nullptr;
+}
+
+}  // namespace
+
+bool keeps_handles() { return running_darts() != nullptr; }
+
+void forget_data(const starpu_data_handle_t* handles, size_t count) {
+    State* s = running_darts();
+    if (!s) return;
     std::lock_guard<Mutex> lock(s->mutex);
     for (size_t i = 0; i < count; ++i) {
         const auto it = s->data_ids.find(handles[i]);
@@ -702,6 +714,13 @@ void forget_data(const starpu_data_handle_t* handles, size_t count) {
             s->darts->evicted(k, d);
         }
     }
+}
+
+size_t known_handles() {
+    State* s = running_darts();
+    if (!s) return 0;
+    std::lock_guard<Mutex> lock(s->mutex);
+    return s->data_ids.size();
 }
 
 bool darts_has_luf() {

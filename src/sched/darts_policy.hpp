@@ -6,12 +6,11 @@
 //
 // GPU (CUDA) workers ask DARTS for their tasks. CPU workers have their own path: they
 // run the tasks that have no CUDA implementation (first come, first served), and take a
-// task DARTS has not handed out when, by the performance models, a core would end it no
-// later than a GPU: its duration on a core is at most the GPUs' work not done yet (per
-// GPU) plus its duration on a GPU, and at most 8 times what a GPU needs to reach it (the
-// work handed out and the work waiting at least as urgent) and run it; shortest on a core
-// first. So cores run small tiles while the GPUs are busy and leave them the large ones
-// and the urgent ones (a factorization's panels).
+// task DARTS has neither planned nor handed out when, by the performance models, a core
+// would end it no later than a GPU and not much later than a GPU would reach and run it
+// (README, "CPU workers"; core_rule.hpp); shortest on a core first. So cores run small
+// tiles while the GPUs are busy and leave them the large ones and the urgent ones (a
+// factorization's panels).
 #include <starpu.h>
 
 #include <cstddef>
@@ -32,9 +31,18 @@ std::string select_policy(starpu_conf& conf, const std::string& name);
 // Whether eviction is LUF's (the StarPU in use has the victim-selector hook).
 bool darts_has_luf();
 
-// Handles about to be unregistered: a DARTS policy in use forgets them (they leave its
-// GPUs' planning, and LUF no longer names them as victims once StarPU frees them).
-// Does nothing under other policies or without a running StarPU.
+// Whether a DARTS policy runs with GPUs, and so keeps the handles of the tasks it sees
+// until forget_data.
+bool keeps_handles();
+
+// Handles about to be unregistered, with no task on them left to run: a DARTS policy in
+// use forgets them (they leave its GPUs' planning, and LUF no longer names them as
+// victims once StarPU frees them). Does nothing under other policies or without a
+// running StarPU.
 void forget_data(const starpu_data_handle_t* handles, size_t count);
+
+// How many handles a DARTS policy in use knows (0 under other policies): none once every
+// matrix is gone (tests).
+size_t known_handles();
 
 }  // namespace grain::detail::sched
