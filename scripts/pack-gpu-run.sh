@@ -21,7 +21,9 @@ out=${2:-$root/build-device}
 [ -x "$build/testing_drivers/grain_testing" ] || { echo "$0: no $build/testing_drivers/grain_testing: build it first" >&2; exit 2; }
 lib=$(ls "$build"/libgrain.so.*.*.* 2>/dev/null | head -1)
 [ -n "$lib" ] || { echo "$0: no libgrain.so in $build" >&2; exit 2; }
-ldd "$lib" | grep -q 'libcudart\.so' || { echo "$0: $lib does not load CUDA's runtime: not a CUDA build" >&2; exit 2; }
+# ldd's whole output first: under pipefail, `ldd | grep -q` fails when grep stops reading
+# before ldd has written everything (SIGPIPE; seen in CI on a CUDA build).
+grep -q 'libcudart\.so' <<<"$(ldd "$lib")" || { echo "$0: $lib does not load CUDA's runtime: not a CUDA build" >&2; exit 2; }
 
 rm -rf "$out"
 stage=$out/grain-gpu
