@@ -360,11 +360,11 @@ double bus_backlog_us(State& s) {
 // the core, with 4 ms of work ahead but 31 ms of loads; 0.90x dmdar, now 0.99x).
 // Both bounds also take the bus's backlog (bus_backlog_us): the loads of a task a GPU has
 // not planned share the bus with those asked for its planned tasks, and a core that ends
-// the task before those are done takes it. Simulated, 15 cores + GPU, potrf n = 8192 on the ladder
-// 2048,1024,512: the GPU took a 512 gemm and waited 9 ms for its tiles as the bus loaded
-// those of the 2048 gemm it ran next (up to 96 MB), while three 512 syrk (3.4 ms on a
-// core, 30 us on the GPU) waited in DARTS and the cores idled; 0.955x dmdar, now 0.992x
-// (the cores ran 81 of its 457 kernels, 56 before). Over the 27 configurations of
+// the task before those are done takes it. Simulated, 15 cores + GPU, potrf n = 8192 on
+// the ladder 2048,1024,512: the GPU took a 512 gemm and waited 9 ms for its tiles as the
+// bus loaded those of the 2048 gemm it ran next (up to 96 MB), while three 512 syrk (3.4
+// ms on a core, 30 us on the GPU) waited in DARTS and the cores idled; 0.955x dmdar, now
+// 0.992x (the cores ran 81 of its 457 kernels, 56 before). Over the 27 configurations of
 // scripts/bench-hybrid.sh, geometric mean 1.048 -> 1.049 and lowest 0.955 -> 0.992. The
 // rule's arithmetic: core_rule.hpp.
 // core_candidate returns the task a core takes now by this rule, or cpu_candidates.end();
