@@ -513,10 +513,8 @@ void hand_to_gpu(State& s, int k, TaskId t) {
     for_each_data(s, s.tasks[size_t(t)], [&](size_t d) { s.resident[size_t(k)][d] = 1; });
 }
 
-// The inputs of `task`, prefetched onto GPU k, join its bus backlog (the list drops the
-// data that arrived first, so it stays as short as the loads in flight).
+// The inputs of `task`, prefetched onto GPU k, join its bus backlog.
 void prefetched(State& s, int k, starpu_task* task) {
-    requested_bytes(s, k);
     auto& r = s.requested[size_t(k)];
     for_each_data(
         s, task, [&](size_t d) {
@@ -571,6 +569,9 @@ starpu_task* pop(unsigned ctx) {
         s.darts->plan_ahead(k, s.prefetch);
         const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
         size_t ahead = 0;
+        // The bus backlog first drops the loads done, so that it stays as short as those
+        // in flight (the cores' rule prunes it only when a core looks for a task).
+        if (s.cpu_arch) requested_bytes(s, k);
         for (TaskId p : s.darts->planned(k)) {
             if (ahead++ == s.prefetch) break;
             hand_to_gpu(s, k, p);
