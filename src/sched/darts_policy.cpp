@@ -421,8 +421,8 @@ std::set<std::pair<double, TaskId>>::iterator core_candidate(State& s) {
 // releases run on that GPU's worker, which waits for each core in a pop (StarPU's worker
 // lock) to wake it, and each woken core takes the policy's lock to find nothing. Simulated
 // with the policy's time charged (STARPU_SIMGRID_SCHED_COST=1; 15 cores + GPU, 7
-// configurations, doc/darts-notes.md): darts/dmdar 0.51 then, 1.03 now. Not yet measured on
-// a GPU.
+// configurations, doc/darts-notes.md): darts/dmdar 0.51 then, 1.03 now. On the H100 again
+// (2026-11-26, with the later rules): 1.08-1.63 by the means over five cases (README).
 struct Wakes {
     std::vector<int> workers;
     // Picks the idle workers of this kind (GPUs, or one core); under the policy's lock.
