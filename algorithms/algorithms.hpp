@@ -3,6 +3,7 @@
 // per tile operation through detail::task. They know nothing about where they run
 // (top level or inside a tile) and never wait. Arguments are checked by the callers.
 #include "recursion/context.hpp"
+#include "src/base/scalar_traits.hpp"
 #include "grain/matrix.hpp"
 #include "grain/types.hpp"
 

@@ -23,9 +23,8 @@ void gemm(const Context& ctx, Op transa, Op transb, T alpha, const Matrix<T>& A,
     }
 }
 
-template void gemm<float>(const Context&, Op, Op, float, const Matrix<float>&, const Matrix<float>&, float,
-                          const Matrix<float>&);
-template void gemm<double>(const Context&, Op, Op, double, const Matrix<double>&, const Matrix<double>&, double,
-                           const Matrix<double>&);
+#define GRAIN_INSTANTIATE(T) template void gemm<T>(const Context&, Op, Op, T, const Matrix<T>&, const Matrix<T>&, T, const Matrix<T>&);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::algorithms

@@ -28,7 +28,8 @@ void getrf_nopiv(const Context& ctx, const Matrix<T>& A) {
     }
 }
 
-template void getrf_nopiv<float>(const Context&, const Matrix<float>&);
-template void getrf_nopiv<double>(const Context&, const Matrix<double>&);
+#define GRAIN_INSTANTIATE(T) template void getrf_nopiv<T>(const Context&, const Matrix<T>&);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::algorithms

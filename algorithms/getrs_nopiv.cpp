@@ -9,7 +9,8 @@ void getrs_nopiv(const Context& ctx, const Matrix<T>& A, const Matrix<T>& B) {
     trsm(ctx, Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, T(1), A, B);
 }
 
-template void getrs_nopiv<float>(const Context&, const Matrix<float>&, const Matrix<float>&);
-template void getrs_nopiv<double>(const Context&, const Matrix<double>&, const Matrix<double>&);
+#define GRAIN_INSTANTIATE(T) template void getrs_nopiv<T>(const Context&, const Matrix<T>&, const Matrix<T>&);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::algorithms

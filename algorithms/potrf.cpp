@@ -40,7 +40,8 @@ void potrf(const Context& ctx, Uplo uplo, const Matrix<T>& A) {
     }
 }
 
-template void potrf<float>(const Context&, Uplo, const Matrix<float>&);
-template void potrf<double>(const Context&, Uplo, const Matrix<double>&);
+#define GRAIN_INSTANTIATE(T) template void potrf<T>(const Context&, Uplo, const Matrix<T>&);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::algorithms

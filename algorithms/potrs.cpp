@@ -11,7 +11,8 @@ void potrs(const Context& ctx, Uplo uplo, const Matrix<T>& A, const Matrix<T>& B
     trsm(ctx, Side::Left, uplo, transposed(first), Diag::NonUnit, T(1), A, B);
 }
 
-template void potrs<float>(const Context&, Uplo, const Matrix<float>&, const Matrix<float>&);
-template void potrs<double>(const Context&, Uplo, const Matrix<double>&, const Matrix<double>&);
+#define GRAIN_INSTANTIATE(T) template void potrs<T>(const Context&, Uplo, const Matrix<T>&, const Matrix<T>&);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::algorithms

@@ -15,7 +15,8 @@ void scale(const Context& ctx, bool whole, Uplo uplo, T alpha, const Matrix<T>& 
         }
 }
 
-template void scale<float>(const Context&, bool, Uplo, float, const Matrix<float>&);
-template void scale<double>(const Context&, bool, Uplo, double, const Matrix<double>&);
+#define GRAIN_INSTANTIATE(T) template void scale<T>(const Context&, bool, Uplo, T, const Matrix<T>&);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::algorithms

@@ -25,7 +25,8 @@ void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, 
     }
 }
 
-template void syrk<float>(const Context&, Uplo, Op, float, const Matrix<float>&, float, const Matrix<float>&);
-template void syrk<double>(const Context&, Uplo, Op, double, const Matrix<double>&, double, const Matrix<double>&);
+#define GRAIN_INSTANTIATE(T) template void syrk<T>(const Context&, Uplo, Op, T, const Matrix<T>&, T, const Matrix<T>&);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::algorithms

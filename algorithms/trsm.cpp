@@ -39,8 +39,8 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
     }
 }
 
-template void trsm<float>(const Context&, Side, Uplo, Op, Diag, float, const Matrix<float>&, const Matrix<float>&);
-template void trsm<double>(const Context&, Side, Uplo, Op, Diag, double, const Matrix<double>&,
-                           const Matrix<double>&);
+#define GRAIN_INSTANTIATE(T) template void trsm<T>(const Context&, Side, Uplo, Op, Diag, T, const Matrix<T>&, const Matrix<T>&);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::algorithms

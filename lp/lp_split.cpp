@@ -9,52 +9,23 @@
 
 #include "granularity_lp.hpp"
 #include "recursion/tasks.hpp"
-#include "src/perf_models.hpp"
+#include "lp_tuning.hpp"
+#include "src/base/scalar_traits.hpp"
+#include "src/starpu/perf_models.hpp"
 
 namespace grain::detail {
 
 namespace {
 
-constexpr int kinds = int(Kernel::Count);
-// The LP's minimal work per CPU worker (MinN), tuned when it was also the workers'
-// need below (ready_tasks_per_worker). Simulated dpotrf and dgetrf_nopiv
-// n=4096 and 8192, ladder 2048..256, on 2, 4, 8 and 16 cores (scripts/sim-testing.sh),
-// lp against the best fixed tile size, with a window of 16 tasks per worker: 16 gives
-// 0.95-1.06; 12 gives 0.79-1.06 (0.79 and 0.91 for n=4096 on 16 cores, where a few 512
-// tiles left whole hold up the end of the run). With the window at 32 per worker (the
-// default) and the ready-work guard below, 16 gives 1.00-1.06 but for getrf_nopiv
-// n=8192 on 8 cores (0.90: 1024 gemms kept whole on the panel's critical path while
-// many tasks were ready). On the real 2 cores 12 and 16 are within noise. (Measured
-// with the critical-path rule asking R times a task's duration; see longer_than_the_rest.)
-constexpr double tasks_per_worker = 16;
-// Ready tasks (not started) each CPU worker should have; below this the workers "lack
-// tasks", and a task of a kind below its target (or one the last solve had no ratio
-// for) is split. Half of MinN: the LP's minimum is what the pending work should be cut
-// into, this is how much of it must be ready at once, and in the split decisions it
-// was the rule that split most. Simulated as above (window 32 per worker, with the
-// critical-path and calls'-work rules), lp over the best fixed tile size: 16 and 12
-// give 0.975-1.061, 8 gives 0.975-1.061 (no point lower than with 16), 6 and 5
-// 0.988-1.061, and 4 drops to 0.938 (dpotrf n=8192, 16 cores) and 0.950 (dpotrf
-// n=4096, 4 cores); 8 keeps twice that margin. On the real 2 cores, dpotrf n=8192,
-// where a whole 1024 gemm runs faster per flop than its eight 512 ones and nb=1024 is
-// the best fixed tile size: with 16, 26-56 of the 56 level-1 gemms were split and
-// about 1800 tasks ran; with 8, 8-16 of them and 760-1370 tasks. 8 interleaved rounds
-// (scripts/bench-lp.sh), lp / best fixed nb, ratio of medians: dpotrf n=8192 0.951-0.977
-// with 16, 0.989 with 8; dpotrf n=4096 0.972-0.982 and 0.982.
-constexpr double ready_tasks_per_worker = 8;
-// GPUs need fewer tasks each: two keep one running while the next one's data loads.
-constexpr double tasks_per_gpu = 2;
-
-// The processing-unit types of the LP: CPU cores, and GPUs where there are any. Flop
-// rates are for kernels without history yet (only ratios between durations matter to
-// the LP, so rough figures do).
+constexpr int kinds = int(kernel_count);
+// The processing-unit types of the LP: CPU cores, and GPUs where there are any.
 struct Unit {
     starpu_worker_archtype type;
     double estimated_flops;  // of one worker
     double min_tasks;        // MinN
 };
-constexpr Unit cpu_unit{STARPU_CPU_WORKER, 30e9, tasks_per_worker};
-constexpr Unit cuda_unit{STARPU_CUDA_WORKER, 5e12, tasks_per_gpu};
+constexpr Unit cpu_unit{STARPU_CPU_WORKER, lp_tuning::cpu_estimated_flops, lp_tuning::tasks_per_worker};
+constexpr Unit cuda_unit{STARPU_CUDA_WORKER, lp_tuning::cuda_estimated_flops, lp_tuning::tasks_per_gpu};
 
 // The calling thread's CPU time: a solve's cost to the machine, where its wall time also
 // counts the scheduler ticks in which the thread waited for a core busy with tasks.
@@ -86,7 +57,7 @@ public:
     // cores).
     void started() override {
         load_history_models();
-        learn_ladder(4, {4096, 2048, 1024, 512}, true);
+        learn_ladder(4, {4096, 2048, 1024, 512}, scalar_traits<double>::letter);
         update_durations(Counters{});
         for (int t = 0; t < kinds; ++t) inputs_.pending[size_t(t * levels_)] = 4;
         lp_.solve(inputs_);
@@ -117,7 +88,7 @@ public:
     bool split(const TaskSite& site, const Counters& counters) override {
         if (!site.scales) return false;
         const bool new_ladder =
-            site.levels != levels_ || *site.scales != scales_ || site.double_precision != double_precision_;
+            site.levels != levels_ || *site.scales != scales_ || site.precision != precision_;
         const int64_t submitted = int64_t(submitted_tasks(counters));
         if (new_ladder || stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_ ||
             (units_.size() > 1 && !known_[kind(int(site.op), site.level)]))
@@ -148,10 +119,10 @@ public:
 private:
     // A new ladder (or precision): what one split creates, and where the kernels'
     // durations are in their models.
-    void learn_ladder(int levels, const std::vector<int>& scales, bool double_precision) {
+    void learn_ladder(int levels, const std::vector<int>& scales, char precision) {
         levels_ = levels;
         scales_ = scales;
-        double_precision_ = double_precision;
+        precision_ = precision;
         const size_t tl = size_t(kinds * levels_);
         targets_.assign(tl, 0);  // no split before the first solve
         known_.assign(tl, true);
@@ -207,7 +178,7 @@ private:
                         measured[size_t(l)] = inputs_.duration[at(l)];
                     else if (in_run[size_t(t)])
                         measured[size_t(l)] =
-                            history_duration(Kernel(t), double_precision_, footprints_[size_t(l)][size_t(t)], worker);
+                            history_duration(Kernel(t), precision_, footprints_[size_t(l)][size_t(t)], worker);
                 double seconds_per_flop = 1 / units_[u].estimated_flops;
                 for (int l = 0; l < levels_; ++l)
                     if (!std::isnan(measured[size_t(l)]))
@@ -245,7 +216,7 @@ private:
     void solve(const Counters& counters, const TaskSite* new_ladder = nullptr) {
         const auto t0 = std::chrono::steady_clock::now();
         const double cpu0 = thread_cpu_ms();
-        if (new_ladder) learn_ladder(new_ladder->levels, *new_ladder->scales, new_ladder->double_precision);
+        if (new_ladder) learn_ladder(new_ladder->levels, *new_ladder->scales, new_ladder->precision);
         solved_at_ = int64_t(submitted_tasks(counters));
         update_durations(counters);
         for (int t = 0; t < kinds; ++t)
@@ -320,7 +291,7 @@ private:
     bool workers_lack_tasks(const Counters& counters) const {
         const double waiting =
             sum_over_kinds(counters, [](const TaskCounters& c, size_t) { return double(c.ready - c.started); });
-        return waiting < ready_tasks_per_worker * inputs_.workers[0];
+        return waiting < lp_tuning::ready_tasks_per_worker * inputs_.workers[0];
     }
 
     // The index of kind (type t, level l) in the per-kind vectors.
@@ -339,7 +310,7 @@ private:
     int64_t solved_at_ = 0;  // tasks submitted at the last solve
     int levels_ = 0;
     std::vector<int> scales_;
-    bool double_precision_ = true;
+    char precision_ = scalar_traits<double>::letter;
     lp::GranularityLp lp_;
     lp::Inputs inputs_;
     std::vector<Unit> units_;      // CPU, then CUDA where there are GPUs

@@ -6,17 +6,11 @@
 #include <cstdint>
 
 #include "grain/statistics.hpp"
-#include "src/codelets.hpp"
-#include "src/tile_storage.hpp"
+#include "src/base/constants.hpp"
+#include "src/base/kernel_table.hpp"
+#include "src/base/task_counters.hpp"
 
 namespace grain::detail {
-
-struct TaskCounters {
-    std::atomic<int64_t> submitted{0}, split{0}, ready{0}, started{0}, finished{0};
-
-    // Kernels submitted and not started yet.
-    int64_t pending() const { return submitted - split - started; }
-};
 
 class Counters {
 public:
@@ -33,9 +27,7 @@ public:
     double call_flops = 0;
 
 private:
-    std::array<std::array<TaskCounters, max_levels>, size_t(Kernel::Count)> slots_;
+    std::array<std::array<TaskCounters, max_levels>, kernel_count> slots_;
 };
-
-const char* kernel_name(Kernel op);
 
 }  // namespace grain::detail

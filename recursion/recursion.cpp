@@ -2,8 +2,9 @@
 
 #include <starpu.h>
 
+#include <utility>
+
 #include "grain/errors.hpp"
-#include "src/perf_models.hpp"
 
 namespace grain::detail {
 
@@ -23,13 +24,13 @@ bool only_on_gpu(starpu_data_handle_t handle) {
 
 }  // namespace
 
-Recursion::Recursion(const std::string& split, int window, int lp_period)
-    : window_(window), lp_period_(lp_period) {
+Recursion::Recursion(const std::string& split, int window, int lp_period, SplitPolicyRegistry policies)
+    : policies_(std::move(policies)), window_(window), lp_period_(lp_period) {
     set_split(split, "split");
 }
 
 void Recursion::set_split(const std::string& spec, const std::string& argument) {
-    policy_ = make_split_policy(spec, argument, lp_period_);
+    policy_ = make_split_policy(spec, argument, lp_period_, policies_);
     split_spec_ = spec;
     if (starpu_is_initialized()) policy_->started();
 }
@@ -68,7 +69,7 @@ bool Recursion::decide(const TaskSite& site) {
     return true;
 }
 
-void Recursion::begin_call(const std::array<int64_t, size_t(Kernel::Count)>& tasks, int nb) {
+void Recursion::begin_call(const std::array<int64_t, kernel_count>& tasks, int nb) {
     if (counters_.in_flight() <= 0) counters_.call_flops = 0;
     for (size_t k = 0; k < tasks.size(); ++k) counters_.call_flops += double(tasks[k]) * kernel_flops(Kernel(k), nb);
 }
@@ -91,15 +92,9 @@ int64_t Counters::in_flight() const {
     return n;
 }
 
-const char* kernel_name(Kernel op) {
-    static const char* const names[] = {"gemm", "trsm", "syrk", "potrf", "getrf_nopiv", "scale"};
-    static_assert(sizeof(names) / sizeof(names[0]) == size_t(Kernel::Count), "one name per kernel");
-    return names[size_t(op)];
-}
-
 Statistics Counters::snapshot(int levels) const {
     Statistics s;
-    for (size_t k = 0; k < size_t(Kernel::Count); ++k) {
+    for (size_t k = 0; k < kernel_count; ++k) {
         s.operations.push_back(kernel_name(Kernel(k)));
         s.counts.emplace_back();
         for (int l = 0; l < levels; ++l) {

@@ -14,7 +14,8 @@ namespace grain::detail {
 
 class Recursion {
 public:
-    Recursion(const std::string& split, int window, int lp_period);
+    // `policies`: the split policies of the layers above, by name.
+    Recursion(const std::string& split, int window, int lp_period, SplitPolicyRegistry policies);
 
     // A new policy; started at once if StarPU runs already.
     void set_split(const std::string& spec, const std::string& argument);
@@ -36,12 +37,13 @@ public:
     // tiles at its top level: adds their flops to the calls' work in flight
     // (Counters::call_flops), which starts anew when no kernel is in flight. Every tile
     // counts as full.
-    void begin_call(const std::array<int64_t, size_t(Kernel::Count)>& tasks, int nb);
+    void begin_call(const std::array<int64_t, kernel_count>& tasks, int nb);
     // Blocks while `window` kernels are submitted and not finished (until half of them
     // are), so that decisions taken at submission see the state the machine is in.
     void wait_for_window() const;
 
 private:
+    SplitPolicyRegistry policies_;
     std::string split_spec_;
     std::unique_ptr<SplitPolicy> policy_;
     int window_;
@@ -49,8 +51,5 @@ private:
     Counters counters_;
     std::atomic<int64_t> kept_on_gpu_{0};
 };
-
-// The recursion layer of the Runtime alive; throws grain::runtime_error if none is.
-Recursion& active_recursion(const char* routine);
 
 }  // namespace grain::detail

@@ -1,9 +1,10 @@
 #include "split_policy.hpp"
 
 #include <cstdlib>
+#include <iterator>
 
 #include "grain/errors.hpp"
-#include "lp/lp_split.hpp"
+#include "src/base/constants.hpp"
 
 namespace grain::detail {
 
@@ -44,11 +45,11 @@ bool parse_number(const std::string& text, double& value) {
 
 }  // namespace
 
-std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument, int lp_period) {
+std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument, int lp_period,
+                                               const SplitPolicyRegistry& registered) {
     auto fail = [&](const std::string& why) { return invalid_argument("grain::Runtime", argument, spec, why); };
-    const std::string usage = "expected none, all, depth:D, random:P[:SEED] or lp";
     if (spec == "none") return std::make_unique<SplitNone>();
-    if (spec == "lp") return make_lp_split(lp_period);
+    if (const auto r = registered.find(spec); r != registered.end()) return r->second(lp_period);
     if (spec == "all") return std::make_unique<SplitToDepth>(max_levels);
     const size_t colon = spec.find(':');
     const std::string kind = spec.substr(0, colon), rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
@@ -68,6 +69,9 @@ std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const st
             throw fail("random:P:SEED needs an integer SEED >= 0");
         return std::make_unique<SplitRandom>(p, uint64_t(seed));
     }
+    std::string usage = "expected none, all, depth:D, random:P[:SEED]";
+    for (auto r = registered.begin(); r != registered.end(); ++r)
+        usage += (std::next(r) == registered.end() ? " or " : ", ") + r->first;
     throw fail(usage);
 }
 

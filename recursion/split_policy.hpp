@@ -1,6 +1,7 @@
 #pragma once
 // Split policies: whether a tile task runs its kernel or is split into the same
 // algorithm on the tile's sub-tiles. The recursion layer asks; policies only answer.
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -14,7 +15,7 @@ namespace grain::detail {
 
 // The task being submitted: its operation, its level (0 = largest tiles) out of
 // `levels`, its output tile's coordinates in the grid of its level, the ladder of
-// tile scales, its precision, its output tile's handle, and whether a kernel writing
+// tile scales, its precision (scalar_traits' letter), its output tile's handle, and whether a kernel writing
 // that tile is in flight.
 struct TaskSite {
     Kernel op;
@@ -22,7 +23,7 @@ struct TaskSite {
     int levels;
     int i, j;
     const std::vector<int>* scales;
-    bool double_precision;
+    char precision;
     starpu_data_handle_t output;
     bool output_written_in_flight;  // by a kernel submitted and not ended
 };
@@ -40,9 +41,14 @@ public:
     virtual void started() {}
 };
 
-// "none", "all", "depth:D", "random:P[:SEED]", "lp" (re-solving the granularity LP
-// every lp_period submitted tasks); throws grain::invalid_argument naming `argument` for
-// anything else.
-std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument, int lp_period);
+// Policies that layers above this one add by name (the Runtime adds lp/'s "lp"), each
+// made with the period of the lp policy.
+using SplitPolicyMaker = std::unique_ptr<SplitPolicy> (*)(int lp_period);
+using SplitPolicyRegistry = std::map<std::string, SplitPolicyMaker>;
+
+// "none", "all", "depth:D", "random:P[:SEED]", or a name of `registered`; throws
+// grain::invalid_argument naming `argument` for anything else.
+std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const std::string& argument, int lp_period,
+                                               const SplitPolicyRegistry& registered);
 
 }  // namespace grain::detail

@@ -8,10 +8,11 @@
 #include <cstdint>
 
 #include "context.hpp"
+#include "src/starpu/matrix_access.hpp"
 #include "grain/matrix.hpp"
 #include "grain/types.hpp"
-#include "src/codelets.hpp"
-#include "src/tile_storage.hpp"
+#include "src/base/kernel_table.hpp"
+#include "src/starpu/tile_storage.hpp"
 
 namespace grain::detail {
 
@@ -25,12 +26,13 @@ struct Tile {
 
     starpu_data_handle_t handle() const { return grid->handle(i, j); }
     // The view of the tile's sub-tiles, at the next scale.
-    Matrix<T> children() const { return Matrix<T>(grid->children(i, j)); }
+    Matrix<T> children() const { return MatrixAccess::view(grid->children(i, j)); }
 };
 
 template <typename T>
 Tile<T> tile(const Matrix<T>& A, int i, int j) {
-    return {&A.storage(), A.first_tile_row() + i, A.first_tile_col() + j, int64_t(j) * A.nb()};
+    return {&MatrixAccess::storage(A), MatrixAccess::first_tile_row(A) + i, MatrixAccess::first_tile_col(A) + j,
+            int64_t(j) * A.nb()};
 }
 
 // The StarPU priority of a task at `level` of a ladder of `levels` scales whose own
@@ -44,8 +46,8 @@ int64_t composed_priority(int64_t parent, int priority, int level, int levels);
 // How many tasks of each kind (Kernel order) `algorithms` (a function of their Context)
 // submit at their top level: they run in counting mode, which neither splits nor submits.
 template <typename Algorithms>
-std::array<int64_t, size_t(Kernel::Count)> count_tasks(Algorithms algorithms) {
-    std::array<int64_t, size_t(Kernel::Count)> counts{};
+std::array<int64_t, kernel_count> count_tasks(Algorithms algorithms) {
+    std::array<int64_t, kernel_count> counts{};
     algorithms(Context{nullptr, nullptr, 0, 0, counts.data()});
     return counts;
 }
@@ -53,7 +55,7 @@ std::array<int64_t, size_t(Kernel::Count)> count_tasks(Algorithms algorithms) {
 // How many tasks of each kind (Kernel order) one split of a `parent` task creates
 // when its nb x nb tiles are cut into child_nb sub-tiles: the algorithm itself, run in
 // counting mode on one tile's worth of sub-tiles.
-std::array<int64_t, size_t(Kernel::Count)> split_children(Kernel parent, int nb, int child_nb);
+std::array<int64_t, kernel_count> split_children(Kernel parent, int nb, int child_nb);
 
 namespace task {
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds, runs ctest; then again
-# under AddressSanitizer + UndefinedBehaviorSanitizer; then the CUDA variant (StarPU
-# from scripts/build-starpu.sh --cuda), and the simulated-GPU scheduler test (SimGrid StarPU);
-# then installs grain into a
-# temporary prefix and builds and runs the example application against it.
+# The whole test suite: installs what is missing, checks the layers' includes, builds,
+# runs ctest; then again under AddressSanitizer + UndefinedBehaviorSanitizer; then the
+# CUDA variant (StarPU from scripts/build-starpu.sh --cuda), and the simulated-GPU
+# scheduler test (SimGrid StarPU); then installs grain into a temporary prefix and builds
+# and runs the example application against it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
@@ -14,6 +14,19 @@ bash "$root/scripts/install-deps.sh"
 parallel_ctest() {
   (cd "$1" && { ctest -R '^Info$' >/dev/null || true; } && ctest --output-on-failure -j "$(nproc)")
 }
+
+echo "== layers: no file includes from a layer above its own"
+bash "$root/scripts/check-layers.sh" "$root"
+# ... and the check can fail: a copy with one forbidden include (the data layer asking
+# the recursion) must be refused.
+layers=$(mktemp -d)
+cp -r "$root"/{include,src,recursion,algorithms,lp,scripts} "$layers"
+echo '#include "recursion/recursion.hpp"' >>"$layers/src/starpu/tile_storage.cpp"
+if bash "$layers/scripts/check-layers.sh" "$layers" 2>/dev/null; then
+  echo "check-layers.sh accepted a forbidden include" >&2
+  exit 1
+fi
+rm -rf "$layers"
 
 echo "== build and test (Release)"
 bash "$root/scripts/build.sh" "$root/build"

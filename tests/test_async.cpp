@@ -1,6 +1,6 @@
 // Asynchronous forms: submit now, wait later; requests are independent.
 #include "common.hpp"
-#include "src/tile_storage.hpp"
+#include "src/starpu/matrix_access.hpp"
 
 namespace grain::test {
 namespace {
@@ -54,7 +54,7 @@ TEST(Async, DestroyingARequestWaitsForItsTasks) {
     // Read the tiles' memory directly, without the acquire that to_lapack makes:
     // every kernel must have run already.
     Array<double> raw(64, 64);
-    detail::TileStorage<double>& s = tA.storage();
+    detail::TileStorage<double>& s = detail::MatrixAccess::storage(tA);
     for (int j = 0; j < 4; ++j)
         for (int i = 0; i < 4; ++i)
             for (int c = 0; c < nb; ++c)

@@ -6,8 +6,8 @@
 #include <set>
 
 #include "common.hpp"
-#include "src/codelets.hpp"
-#include "src/perf_models.hpp"
+#include "src/starpu/codelets.hpp"
+#include "src/starpu/perf_models.hpp"
 #include "recursion/tasks.hpp"
 
 namespace grain::test {
@@ -88,10 +88,10 @@ TEST(Codelets, HistoryIsFoundByTileFootprint) {
     // Asking about a size without history makes StarPU measure this run's tasks (as it
     // does for the LP policy), so that the gemms below give it a history (10 measurements).
     detail::load_history_models();
-    detail::history_duration(Kernel::Gemm, true, footprints[size_t(Kernel::Gemm)], worker);
+    detail::history_duration(Kernel::Gemm, 'd', footprints[size_t(Kernel::Gemm)], worker);
     for (int i = 0; i < 20; ++i) ASSERT_EQ(gemm(Op::NoTrans, Op::Trans, 1.0, A, A, 0.0, C), 0);
 
-    const double seconds = detail::history_duration(Kernel::Gemm, true, footprints[size_t(Kernel::Gemm)], worker);
+    const double seconds = detail::history_duration(Kernel::Gemm, 'd', footprints[size_t(Kernel::Gemm)], worker);
     ASSERT_TRUE(std::isfinite(seconds) && seconds > 0) << seconds;
     const double expected = with_gemm_task(C, [&](starpu_codelet*, starpu_task* task) {
         return starpu_task_expected_length(task, starpu_worker_get_perf_archtype(worker, 0), 0);

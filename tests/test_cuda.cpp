@@ -10,7 +10,8 @@
 
 #include "common.hpp"
 #include "recursion/counters.hpp"
-#include "src/codelets.hpp"
+#include "src/base/request_state.hpp"
+#include "src/starpu/codelets.hpp"
 
 namespace grain::test {
 namespace {

@@ -4,11 +4,13 @@
 #include <starpu.h>
 
 #include "common.hpp"
+#include "lp/lp_split.hpp"
 #include "recursion/counters.hpp"
 #include "recursion/recursion.hpp"
 #include "recursion/tasks.hpp"
-#include "src/perf_models.hpp"
-#include "src/tile_storage.hpp"
+#include "src/api/runtime_access.hpp"
+#include "src/starpu/perf_models.hpp"
+#include "src/starpu/tile_storage.hpp"
 
 namespace grain::test {
 namespace {
@@ -230,7 +232,7 @@ TEST(Recursion, CallsInFlightAddUpTheirWork) {
 TEST(Recursion, LpPolicySplitsTasksTooCoarseForTheCalls) {
     test_runtime();
     if (starpu_cuda_worker_get_count() > 0) GTEST_SKIP() << "a rule for CPU cores alone";
-    const auto policy = detail::make_split_policy("lp", "split", 50);
+    const auto policy = detail::make_lp_split(50);
     policy->started();  // as the runtime does: reads the models its durations come from
     detail::Counters counters;
     // 1000 gemms ready at level 0: the workers lack nothing, and the work ready beside
@@ -239,7 +241,7 @@ TEST(Recursion, LpPolicySplitsTasksTooCoarseForTheCalls) {
     gemms.submitted = 1000;
     gemms.ready = 1000;
     const std::vector<int> ladder{512, 256};
-    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, true, nullptr, false};
+    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, 'd', nullptr, false};
     const double share = detail::kernel_flops(detail::Kernel::Gemm, 512) * starpu_cpu_worker_get_count() * 16;
     EXPECT_FALSE(policy->split(site, counters));  // no call counted
     counters.call_flops = 2 * share;
@@ -255,12 +257,12 @@ TEST(Recursion, LpPolicySplitsBelowTargetOnlyWhileWorkersLackTasks) {
     if (starpu_cuda_worker_get_count() > 0) GTEST_SKIP() << "a rule for CPU cores alone";
     const int cores = int(starpu_cpu_worker_get_count());
     const std::vector<int> ladder{512, 256};
-    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, true, nullptr, false};
+    const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, 'd', nullptr, false};
     // `ready` gemms at level 0, all ready, none started: fewer than the 16 per core the
     // LP wants executed, so it splits some (target > 0); more than one per core, so the
     // critical path splits none; no call counted, so the calls' work splits none.
     auto splits_first = [&](int ready) {
-        const auto policy = detail::make_split_policy("lp", "split", 50);
+        const auto policy = detail::make_lp_split(50);
         policy->started();
         detail::Counters counters;
         detail::TaskCounters& gemms = counters.at(detail::Kernel::Gemm, 0);

@@ -2,7 +2,7 @@
 #include <starpu.h>
 
 #include "common.hpp"
-#include "src/tile_storage.hpp"
+#include "src/starpu/tile_storage.hpp"
 
 namespace grain::test {
 namespace {

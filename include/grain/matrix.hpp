@@ -18,6 +18,7 @@ namespace grain {
 namespace detail {
 template <typename T>
 class TileStorage;
+struct MatrixAccess;  // grain's own layers: the tiles behind a view
 }
 
 template <typename T>
@@ -48,15 +49,10 @@ public:
     // The view of tiles [i1, i2] x [j1, j2] (inclusive, as in SLATE).
     Matrix sub(int i1, int i2, int j1, int j2) const;
 
-    // For grain's own layers: the view of a whole grid of tiles (not owned), the
-    // shared tiles, and this view's first tile.
-    explicit Matrix(detail::TileStorage<T>& grid);
-    detail::TileStorage<T>& storage() const { return *storage_; }
-    int first_tile_row() const { return i0_; }
-    int first_tile_col() const { return j0_; }
-
 private:
+    friend struct detail::MatrixAccess;
     Matrix() = default;
+    explicit Matrix(detail::TileStorage<T>& grid);  // a view of a whole grid it does not own
     std::shared_ptr<detail::TileStorage<T>> storage_;
     int64_t m_ = 0, n_ = 0;
     int nb_ = 0, mt_ = 0, nt_ = 0, i0_ = 0, j0_ = 0;

@@ -8,6 +8,7 @@ namespace grain {
 
 namespace detail {
 struct RequestState;
+struct RequestAccess;  // grain's own layers: what the tasks report to
 }
 
 class Request {
@@ -21,9 +22,8 @@ public:
 
     int wait();
 
-    detail::RequestState& state() const { return *state_; }
-
 private:
+    friend struct detail::RequestAccess;
     std::unique_ptr<detail::RequestState> state_;
 };
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "blas.hpp"
-#include "tile_kernels.hpp"
 
 namespace grain::detail::cpu {
 
@@ -89,7 +88,6 @@ void scale(void* buffers[], void* cl_arg) {
     }
 }
 
-GRAIN_INSTANTIATE_TILE_KERNELS(float)
-GRAIN_INSTANTIATE_TILE_KERNELS(double)
+GRAIN_DEFINE_KERNEL_FUNCTIONS
 
 }  // namespace grain::detail::cpu

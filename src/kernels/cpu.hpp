@@ -1,9 +1,11 @@
 #pragma once
-// CPU tile kernels: StarPU cpu_funcs, one per operation, for T = float or double.
+// CPU tile kernels on CBLAS and LAPACKE (single-threaded BLAS inside each task).
 #include "tile_kernels.hpp"
 
 namespace grain::detail::cpu {
 
-GRAIN_DECLARE_TILE_KERNELS
+// The CPU kernel of each table row, for T = float or double.
+template <typename T>
+kernels::KernelFunctions functions();
 
 }  // namespace grain::detail::cpu

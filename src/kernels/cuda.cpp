@@ -1,6 +1,5 @@
 // CUDA tile kernels on cuBLAS and cuSOLVER, enqueued on the StarPU worker's stream.
 #include "cuda.hpp"
-#include "tile_kernels.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -229,7 +228,6 @@ void scale(void* buffers[], void* cl_arg) {
     }
 }
 
-GRAIN_INSTANTIATE_TILE_KERNELS(float)
-GRAIN_INSTANTIATE_TILE_KERNELS(double)
+GRAIN_DEFINE_KERNEL_FUNCTIONS
 
 }  // namespace grain::detail::cuda

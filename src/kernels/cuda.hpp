@@ -6,7 +6,9 @@
 
 namespace grain::detail::cuda {
 
-GRAIN_DECLARE_TILE_KERNELS
+// The CUDA kernel of each table row, for T = float or double.
+template <typename T>
+kernels::KernelFunctions functions();
 
 // After starpu_init / before starpu_shutdown: cuBLAS handles (StarPU's, one per CUDA
 // worker) and grain's cuSOLVER handle, info word and workspace per CUDA worker.

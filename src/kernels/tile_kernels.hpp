@@ -1,32 +1,33 @@
 #pragma once
-// What the tile kernels of every device (cpu/, cuda/) have in common: the set of
-// kernels each device provides (one per Kernel, as StarPU codelet functions), and what
-// they read from their StarPU buffers and arguments.
+// What the tile kernels of every device (cpu.cpp, cuda.cpp) have in common: one StarPU
+// codelet function per row of the kernel table, and what they read from their StarPU
+// buffers and arguments.
 #include <starpu.h>
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
-#include "../codelets.hpp"
-
-// Declares, in a device's namespace, its kernel functions for T = float or double.
-#define GRAIN_DECLARE_TILE_KERNELS                                       \
-    template <typename T> void gemm(void* buffers[], void* cl_arg);        \
-    template <typename T> void trsm(void* buffers[], void* cl_arg);        \
-    template <typename T> void syrk(void* buffers[], void* cl_arg);        \
-    template <typename T> void potrf(void* buffers[], void* cl_arg);       \
-    template <typename T> void getrf_nopiv(void* buffers[], void* cl_arg); \
-    template <typename T> void scale(void* buffers[], void* cl_arg);
-// Instantiates them, in the device's source file.
-#define GRAIN_INSTANTIATE_TILE_KERNELS(T)          \
-    template void gemm<T>(void*[], void*);        \
-    template void trsm<T>(void*[], void*);        \
-    template void syrk<T>(void*[], void*);        \
-    template void potrf<T>(void*[], void*);       \
-    template void getrf_nopiv<T>(void*[], void*); \
-    template void scale<T>(void*[], void*);
+#include "src/base/kernel_table.hpp"
+#include "src/base/request_state.hpp"
+#include "src/base/scalar_traits.hpp"
+#include "src/base/tile_args.hpp"
 
 namespace grain::detail::kernels {
+
+// A device's kernel functions, in the table's order.
+using KernelFunctions = std::array<void (*)(void**, void*), kernel_count>;
+
+// Defines, after a device's kernel templates (one named as each table row), its
+// functions<T>() for every precision.
+#define GRAIN_KERNEL_POINTER(E, name, modes, cuda_async, flops) &name<T>,
+#define GRAIN_INSTANTIATE_KERNEL_FUNCTIONS(T) template kernels::KernelFunctions functions<T>();
+#define GRAIN_DEFINE_KERNEL_FUNCTIONS                                                                          \
+    template <typename T>                                                                                      \
+    kernels::KernelFunctions functions() {                                                                     \
+        return {GRAIN_KERNEL_TABLE(GRAIN_KERNEL_POINTER)};                                                     \
+    }                                                                                                          \
+    GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE_KERNEL_FUNCTIONS)
 
 struct TileRef {
     int rows, cols, ld;

@@ -15,7 +15,7 @@
 
 #include "core_rule.hpp"
 #include "darts.hpp"
-#include "src/starpu_sync.hpp"
+#include "src/base/starpu_sync.hpp"
 
 namespace grain::detail::sched {
 

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "grain/errors.hpp"
-#include "sched/darts_policy.hpp"
+#include "src/base/constants.hpp"
 
 namespace grain::detail {
 
@@ -128,12 +128,12 @@ TileStorage<T>& TileStorage<T>::children(int i, int j) {
 
 template <typename T>
 void TileStorage<T>::release() {
-    // A DARTS policy keeps the handles of the tasks it sees: it must forget them only once
+    // A policy that keeps the handles of the tasks it sees (DARTS) must forget them only once
     // no task on them is left, or a task pushed later (one that only reads a tile: the
     // writers are waited for below) brings them back, and the policy keeps them after
     // StarPU frees them. Acquiring a tile for writing waits for every task on it and on
     // its sub-tiles, which StarPU gathers first.
-    if (!parent_ && sched::keeps_handles())
+    if (!parent_ && policy_keeps_handles())
         for (starpu_data_handle_t h : handles_)
             if (h) {
                 starpu_data_acquire(h, STARPU_RW);
@@ -148,8 +148,8 @@ void TileStorage<T>::release() {
     // A kernel counts itself out of writers_ in its callback, which StarPU runs after
     // releasing its data: unregistering does not wait for it, this does.
     for (size_t t = 0; t < handles_.size(); ++t)
-        while (writers_[t].load() > 0) starpu_usleep(10);
-    sched::forget_data(handles_.data(), handles_.size());
+        while (writers_[t].load() > 0) starpu_usleep(writers_poll_us);
+    policy_forget(handles_.data(), handles_.size());
     if (parent_) {
         // Gathers the children back into the parent if they hold the data.
         starpu_data_partition_clean(parent_, unsigned(handles_.size()), handles_.data());
@@ -176,7 +176,8 @@ void TileStorage<T>::runtime_ending() {
     enlisted_ = false;  // a later Runtime enlists it again on first use
 }
 
-template class TileStorage<float>;
-template class TileStorage<double>;
+#define GRAIN_INSTANTIATE(T) template class TileStorage<T>;
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::detail

@@ -1,12 +1,11 @@
 #include "request_state.hpp"
 
 #include <limits>
+#include <string>
 
 #include "grain/errors.hpp"
-#include "grain/request.hpp"
 
-namespace grain {
-namespace detail {
+namespace grain::detail {
 
 void RequestState::task_submitted() {
     std::lock_guard<Mutex> lock(mutex);
@@ -38,24 +37,4 @@ int RequestState::wait() {
     return static_cast<int>(info);
 }
 
-}  // namespace detail
-
-Request::Request() : state_(std::make_unique<detail::RequestState>()) {}
-
-Request::~Request() {
-    if (state_) state_->drain();
-}
-
-Request::Request(Request&& other) noexcept = default;
-
-Request& Request::operator=(Request&& other) noexcept {
-    if (this != &other) {
-        if (state_) state_->drain();
-        state_ = std::move(other.state_);
-    }
-    return *this;
-}
-
-int Request::wait() { return state_ ? state_->wait() : 0; }
-
-}  // namespace grain
+}  // namespace grain::detail

@@ -3,27 +3,25 @@
 #include <array>
 #include <cstdint>
 
-#include "codelets.hpp"
+#include "src/base/kernel_table.hpp"
 
 namespace grain::detail {
 
-using KernelFootprints = std::array<uint32_t, size_t(Kernel::Count)>;
+using KernelFootprints = std::array<uint32_t, kernel_count>;
 
 // What StarPU keys each kernel's history by on nb x nb tiles (either precision): the
 // footprint of such a task, computed without registering anything.
 KernelFootprints tile_footprints(int nb);
 
-// Expected duration in seconds of `kernel` on worker `worker` for tasks of `footprint`
+// Expected duration in seconds of `kernel` in `precision` (scalar_traits' letter) on
+// worker `worker` for tasks of `footprint`
 // (from tile_footprints), from the codelet's history model, which must be loaded
 // (load_history_models); NaN while the model has too few measurements for that footprint,
 // and then StarPU measures this run's tasks of the model (it says so, once per model).
-double history_duration(Kernel kernel, bool double_precision, uint32_t footprint, int worker);
+double history_duration(Kernel kernel, char precision, uint32_t footprint, int worker);
 
-// Reads the history models of every kernel (both precisions) from disk now, without
+// Reads the history models of every kernel and precision from disk now, without
 // asking them anything.
 void load_history_models();
-
-// Floating-point operations of `kernel` on nb x nb tiles (for estimates without history).
-double kernel_flops(Kernel kernel, double nb);
 
 }  // namespace grain::detail

@@ -10,28 +10,14 @@
 #include <memory>
 #include <vector>
 
+#include "handles.hpp"
+#include "src/base/scalar_traits.hpp"
+
 namespace grain::detail {
-
-// Something holding StarPU handles: the Runtime calls runtime_ending() on the owners
-// still alive before it shuts StarPU down, and they unregister their handles.
-class HandleOwner {
-public:
-    virtual void runtime_ending() = 0;
-
-protected:
-    ~HandleOwner() = default;
-};
-
-// The longest ladder of tile scales a matrix may have.
-constexpr int max_levels = 8;
 
 // Tile handles registered and partition plans made now, in this process (for leak checks).
 int64_t registered_tile_handles();
 int64_t live_partition_plans();
-
-// Called by handle owners; implemented by the runtime.
-void enlist_handle_owner(HandleOwner* owner);
-void delist_handle_owner(HandleOwner* owner);
 
 // How a tile is cut into its children: sub-tiles of `nb` (the last ones smaller),
 // `mt` of them per column.
@@ -109,7 +95,8 @@ private:
     }
 };
 
-extern template class TileStorage<float>;
-extern template class TileStorage<double>;
+#define GRAIN_EXTERN(T) extern template class TileStorage<T>;
+GRAIN_FOR_EACH_PRECISION(GRAIN_EXTERN)
+#undef GRAIN_EXTERN
 
 }  // namespace grain::detail

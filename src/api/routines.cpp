@@ -1,21 +1,24 @@
 // Public routines: argument checks, then the algorithms on one Request.
 #include "grain/routines.hpp"
 
-#include <cerrno>
-#include <cstdlib>
 #include <string>
 
 #include "algorithms/algorithms.hpp"
-#include "recursion/recursion.hpp"
-#include "recursion/tasks.hpp"
 #include "grain/errors.hpp"
 #include "grain/runtime.hpp"
+#include "recursion/tasks.hpp"
+#include "runtime_access.hpp"
+#include "src/base/constants.hpp"
+#include "src/base/env.hpp"
+#include "src/base/request_state.hpp"
+#include "src/base/scalar_traits.hpp"
 
 namespace grain {
 
 namespace {
 
 using detail::Context;
+using detail::MatrixAccess;
 
 std::string text(int64_t value) { return std::to_string(value); }
 
@@ -45,7 +48,7 @@ Request submit(const Matrix<T>& A, Algorithms algorithms) {
     detail::Recursion& recursion = detail::active_recursion("grain");
     if (A.level() + 1 < int(A.scales().size())) recursion.begin_call(detail::count_tasks(algorithms), A.nb());
     Request request;
-    algorithms(Context{&request.state(), &recursion, 0, 0});
+    algorithms(Context{&detail::RequestAccess::state(request), &recursion, 0, 0});
     return request;
 }
 
@@ -53,11 +56,11 @@ Request submit(const Matrix<T>& A, Algorithms algorithms) {
 template <typename T>
 void require_disjoint(const char* routine, const Matrix<T>& out, const char* out_name, const Matrix<T>& in,
                       const char* in_name) {
-    if (&out.storage() != &in.storage()) return;
-    const bool rows = out.first_tile_row() < in.first_tile_row() + in.mt() &&
-                      in.first_tile_row() < out.first_tile_row() + out.mt();
-    const bool cols = out.first_tile_col() < in.first_tile_col() + in.nt() &&
-                      in.first_tile_col() < out.first_tile_col() + out.nt();
+    if (&MatrixAccess::storage(out) != &MatrixAccess::storage(in)) return;
+    const int out_i = MatrixAccess::first_tile_row(out), in_i = MatrixAccess::first_tile_row(in);
+    const int out_j = MatrixAccess::first_tile_col(out), in_j = MatrixAccess::first_tile_col(in);
+    const bool rows = out_i < in_i + in.mt() && in_i < out_i + out.mt();
+    const bool cols = out_j < in_j + in.nt() && in_j < out_j + out.nt();
     require(!(rows && cols), routine, out_name, "a view overlapping " + std::string(in_name),
             "an output must not share tiles with another argument");
 }
@@ -124,14 +127,8 @@ void require_size(const char* routine, const char* name, int64_t value) {
 }  // namespace
 
 int default_tile_size() {
-    const char* env = std::getenv("GRAIN_NB");
-    if (!env || !*env) return 320;
-    char* end = nullptr;
-    errno = 0;
-    const long nb = std::strtol(env, &end, 10);
-    if (*end != '\0' || errno != 0 || nb <= 0 || nb > 1 << 16)
-        throw invalid_argument("grain::default_tile_size", "GRAIN_NB", env, "must be a positive integer");
-    return static_cast<int>(nb);
+    const auto nb = detail::env_integer("grain::default_tile_size", {"GRAIN_NB"}, 1, 1 << 16, "must be a positive integer");
+    return nb ? int(nb->value) : detail::default_tile_size;
 }
 
 // ---- tiled matrices ----
@@ -361,8 +358,7 @@ int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
     template int getrf_nopiv<T>(int64_t, int64_t, T*, int64_t);                                                 \
     template int getrs_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t);                              \
     template int gesv_nopiv<T>(int64_t, int64_t, T*, int64_t, T*, int64_t);
-GRAIN_INSTANTIATE(float)
-GRAIN_INSTANTIATE(double)
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 
 }  // namespace grain

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "grain/errors.hpp"
-#include "tile_storage.hpp"
+#include "src/base/constants.hpp"
+#include "src/base/scalar_traits.hpp"
+#include "src/starpu/matrix_access.hpp"
 
 namespace grain {
 
@@ -52,10 +54,11 @@ void check_lda(const char* routine, const char* name, int64_t lda, int64_t m) {
 // are acquired first, so the copy sees (or replaces) their current contents.
 template <typename T, typename CopyTile>
 void for_each_tile(const Matrix<T>& A, enum starpu_data_access_mode mode, CopyTile copy) {
-    detail::TileStorage<T>& s = A.storage();
+    using detail::MatrixAccess;
+    detail::TileStorage<T>& s = MatrixAccess::storage(A);
     for (int j = 0; j < A.nt(); ++j) {
         for (int i = 0; i < A.mt(); ++i) {
-            const int si = A.first_tile_row() + i, sj = A.first_tile_col() + j;
+            const int si = MatrixAccess::first_tile_row(A) + i, sj = MatrixAccess::first_tile_col(A) + j;
             starpu_data_handle_t h = s.registered_handle(si, sj);
             if (h) starpu_data_acquire(h, mode);
             copy(i, j, s.tile_data(si, sj), s.tile_ld(si));
@@ -146,7 +149,8 @@ Matrix<T> Matrix<T>::sub(int i1, int i2, int j1, int j2) const {
     return view;
 }
 
-template class Matrix<float>;
-template class Matrix<double>;
+#define GRAIN_INSTANTIATE(T) template class Matrix<T>;
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain

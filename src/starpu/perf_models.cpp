@@ -5,6 +5,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "codelets.hpp"
+#include "src/base/scalar_traits.hpp"
+
 namespace grain::detail {
 
 namespace {
@@ -30,18 +33,16 @@ KernelFootprints tile_footprints(int nb) {
     const uint32_t tile = starpu_hash_crc32c_be(starpu_hash_crc32c_be(uint32_t(nb), uint32_t(nb)),
                                                 uint32_t(STARPU_MATRIX_INTERFACE_ID));
     KernelFootprints footprints{};
-    for (int k = 0; k < int(Kernel::Count); ++k) {
+    for (size_t k = 0; k < kernel_count; ++k) {
         uint32_t footprint = 0;
-        const int buffers = codelet<double>(Kernel(k))->nbuffers;  // as many in either precision
-        for (int i = 0; i < buffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
+        for (int i = 0; i < kernel_info(Kernel(k)).nbuffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
         footprints[size_t(k)] = footprint;
     }
     return footprints;
 }
 
-double history_duration(Kernel kernel, bool double_precision, uint32_t footprint, int worker) {
-    return double_precision ? history_duration<double>(kernel, footprint, worker)
-                            : history_duration<float>(kernel, footprint, worker);
+double history_duration(Kernel kernel, char precision, uint32_t footprint, int worker) {
+    return with_precision(precision, [&](auto t) { return history_duration<decltype(t)>(kernel, footprint, worker); });
 }
 
 void load_history_models() {
@@ -54,25 +55,12 @@ void load_history_models() {
     FILE* sink = std::fopen("/dev/null", "w");
     if (!sink) sink = std::tmpfile();
     if (!sink) throw std::runtime_error("grain: cannot open /dev/null or a temporary file to read the performance models");
-    for (int k = 0; k < int(Kernel::Count); ++k) {
-        starpu_perfmodel_dump_xml(sink, codelet<float>(Kernel(k))->model);
-        starpu_perfmodel_dump_xml(sink, codelet<double>(Kernel(k))->model);
+    for (size_t k = 0; k < kernel_count; ++k) {
+#define GRAIN_DUMP(T) starpu_perfmodel_dump_xml(sink, codelet<T>(Kernel(k))->model);
+        GRAIN_FOR_EACH_PRECISION(GRAIN_DUMP)
+#undef GRAIN_DUMP
     }
     std::fclose(sink);
-}
-
-double kernel_flops(Kernel kernel, double nb) {
-    const double n3 = nb * nb * nb;
-    switch (kernel) {
-        case Kernel::Gemm: return 2 * n3;
-        case Kernel::Trsm: return n3;
-        case Kernel::Syrk: return n3;
-        case Kernel::Potrf: return n3 / 3;
-        case Kernel::GetrfNopiv: return 2 * n3 / 3;
-        case Kernel::Scale: return nb * nb;
-        case Kernel::Count: break;
-    }
-    return 0;
 }
 
 }  // namespace grain::detail

@@ -3,6 +3,7 @@
 // reported (LAPACK info, 1-based global column).
 #include <cstdint>
 
+#include "grain/request.hpp"
 #include "starpu_sync.hpp"
 
 namespace grain::detail {
@@ -18,6 +19,11 @@ struct RequestState {
     CondVar all_done;
     int64_t pending = 0;
     int64_t info = 0;
+};
+
+// The state behind a grain::Request, for the layers that submit and run its tasks.
+struct RequestAccess {
+    static RequestState& state(const Request& request) { return *request.state_; }
 };
 
 }  // namespace grain::detail

@@ -5,9 +5,11 @@
 #include <new>
 #include <string>
 
+#include "codelets.hpp"
 #include "grain/errors.hpp"
-#include "recursion/recursion.hpp"
-#include "request_state.hpp"
+#include "src/base/request_state.hpp"
+#include "src/base/scalar_traits.hpp"
+#include "src/base/task_counters.hpp"
 
 namespace grain::detail {
 
@@ -29,9 +31,8 @@ void task_done(void* args) {
 }  // namespace
 
 template <typename T>
-void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args, const starpu_data_handle_t* handles,
-                   int nhandles, int priority) {
-    ctx.recursion->wait_for_window();
+void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_handle_t* handles, int nhandles,
+                   int priority) {
     starpu_task* task = starpu_task_create();
     task->cl = codelet<T>(kernel);
     for (int i = 0; i < nhandles; ++i) task->handles[i] = handles[i];
@@ -39,8 +40,6 @@ void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args, c
     auto* arg = static_cast<TileArgs<T>*>(std::malloc(sizeof(TileArgs<T>)));
     if (!arg) throw std::bad_alloc();
     std::memcpy(static_cast<void*>(arg), &args, sizeof args);
-    arg->request = ctx.request;
-    arg->counters = &ctx.recursion->counters().at(kernel, ctx.level);
     task->cl_arg = arg;
     task->cl_arg_size = sizeof args;
     task->cl_arg_free = 1;
@@ -52,19 +51,19 @@ void insert_kernel(const Context& ctx, Kernel kernel, const TileArgs<T>& args, c
     task->callback_func = task_done<T>;
     task->callback_arg = arg;
     ++*arg->writers;
-    ctx.request->task_submitted();
+    arg->request->task_submitted();
     const int ret = starpu_task_submit(task);
     if (ret != 0) {
         --*arg->writers;
-        ctx.request->task_finished();
+        arg->request->task_finished();
         starpu_task_destroy(task);
         throw runtime_error(std::string("grain: starpu_task_submit failed: ") + std::strerror(-ret));
     }
 }
 
-template void insert_kernel<float>(const Context&, Kernel, const TileArgs<float>&, const starpu_data_handle_t*, int,
-                                   int);
-template void insert_kernel<double>(const Context&, Kernel, const TileArgs<double>&, const starpu_data_handle_t*, int,
-                                    int);
+#define GRAIN_INSTANTIATE(T) \
+    template void insert_kernel<T>(Kernel, const TileArgs<T>&, const starpu_data_handle_t*, int, int);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
 
 }  // namespace grain::detail

@@ -1,0 +1,25 @@
+#include "grain/request.hpp"
+
+#include "src/base/request_state.hpp"
+
+namespace grain {
+
+Request::Request() : state_(std::make_unique<detail::RequestState>()) {}
+
+Request::~Request() {
+    if (state_) state_->drain();
+}
+
+Request::Request(Request&& other) noexcept = default;
+
+Request& Request::operator=(Request&& other) noexcept {
+    if (this != &other) {
+        if (state_) state_->drain();
+        state_ = std::move(other.state_);
+    }
+    return *this;
+}
+
+int Request::wait() { return state_ ? state_->wait() : 0; }
+
+}  // namespace grain

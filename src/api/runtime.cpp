@@ -1,0 +1,214 @@
+#include "grain/runtime.hpp"
+
+#include <starpu.h>
+
+#include <cblas.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "grain/errors.hpp"
+#include "lp/lp_split.hpp"
+#include "runtime_access.hpp"
+#include "src/base/constants.hpp"
+#include "src/base/env.hpp"
+#include "src/sched/darts_policy.hpp"
+#include "src/starpu/handles.hpp"
+#ifdef GRAIN_USE_CUDA
+#include "src/kernels/cuda.hpp"
+#endif
+
+namespace grain {
+
+namespace {
+
+// StarPU is one runtime per process; so is its grain::Runtime.
+std::mutex runtime_mutex;
+bool runtime_alive = false;
+detail::Recursion* runtime_recursion = nullptr;  // the alive Runtime's
+
+// Sets (or, given "", unsets) an environment variable for its lifetime, then puts
+// back what was there.
+class ScopedVariable {
+public:
+    ScopedVariable(const char* name, const std::string& value) : name_(name) {
+        const char* old = std::getenv(name);
+        had_ = old != nullptr;
+        if (had_) old_ = old;
+        if (value.empty()) unsetenv(name);
+        else setenv(name, value.c_str(), 1);
+    }
+    ~ScopedVariable() {
+        if (had_) setenv(name_, old_.c_str(), 1);
+        else unsetenv(name_);
+    }
+    ScopedVariable(const ScopedVariable&) = delete;
+    ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+private:
+    const char* name_;
+    bool had_ = false;
+    std::string old_;
+};
+
+}  // namespace
+
+namespace detail {
+
+Recursion& active_recursion(const char* routine) {
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    if (!runtime_alive)
+        throw runtime_error(std::string(routine) + ": no grain::Runtime is alive; create one first");
+    return *runtime_recursion;
+}
+
+}  // namespace detail
+
+Runtime::Runtime() : Runtime(RuntimeOptions{}) {}
+
+namespace {
+
+// The options, resolved against the environment and checked before StarPU starts.
+struct Settings {
+    detail::Setting<int> ncpu, ngpu, gpu_memory, window, lp_period;
+    detail::Setting<std::string> sched, split;
+};
+
+void check_option(bool ok, const char* name, int value, const char* why) {
+    if (!ok) throw invalid_argument("grain::Runtime", name, std::to_string(value), why);
+}
+
+Settings resolve(const RuntimeOptions& o) {
+    check_option(o.ncpu == -1 || o.ncpu > 0, "ncpu", o.ncpu, "must be positive, or -1 for the default");
+    check_option(o.ngpu >= -1, "ngpu", o.ngpu, "must be >= 0, or -1 for the default");
+    check_option(o.gpu_memory == -1 || o.gpu_memory > 0, "gpu_memory", o.gpu_memory,
+                 "must be a positive number of MiB, or -1 for the default");
+    check_option(o.window >= -1, "window", o.window, "must be >= 0, or -1 for the default");
+    check_option(o.lp_period == -1 || o.lp_period > 0, "lp_period", o.lp_period,
+                 "must be positive, or -1 for the default");
+    using detail::resolve_count, detail::resolve_text;
+    const char* who = "grain::Runtime";
+    Settings s{resolve_count(who, o.ncpu, "ncpu", {"GRAIN_NCPU", "STARPU_NCPU"}, -1),
+               resolve_count(who, o.ngpu, "ngpu", {"GRAIN_NGPU", "STARPU_NCUDA"}, -1),
+               resolve_count(who, o.gpu_memory, "gpu_memory", {"GRAIN_GPU_MEMORY", "STARPU_LIMIT_CUDA_MEM"}, -1),
+               resolve_count(who, o.window, "window", {"GRAIN_WINDOW"}, -1),  // -1: per CPU worker started
+               resolve_count(who, o.lp_period, "lp_period", {"GRAIN_LP_PERIOD"}, detail::default_lp_period),
+               resolve_text(o.sched, "sched", {"GRAIN_SCHED", "STARPU_SCHED"}, "prio"),
+               resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "none")};
+    if (s.ncpu.value == 0) throw invalid_argument(who, s.ncpu.source, "0", "at least one CPU worker is needed");
+    if (s.ngpu.value > 0 && !Runtime::has_cuda())
+        throw invalid_argument(who, s.ngpu.source, std::to_string(s.ngpu.value),
+                               "this build of grain has no GPU kernels (configure it with GRAIN_USE_CUDA=ON)");
+    if (s.gpu_memory.value == 0) throw invalid_argument(who, s.gpu_memory.source, "0", "must be positive");
+    if (s.lp_period.value == 0) throw invalid_argument(who, s.lp_period.source, "0", "must be positive");
+    return s;
+}
+
+// Starts StarPU with the workers and the scheduling policy of `s`.
+void start_starpu(const Settings& s) {
+    struct starpu_conf conf;
+    starpu_conf_init(&conf);
+    // grain resolved the worker counts and the scheduler from its options and from
+    // both GRAIN_* and STARPU_* variables already.
+    conf.precedence_over_environment_variables = 1;
+    conf.ncpus = s.ncpu.value;
+    conf.ncuda = Runtime::has_cuda() ? s.ngpu.value : 0;
+    conf.nopencl = 0;
+    const std::string& sched = s.sched.value;
+    // STARPU_SCHED says what grain resolved, for starpu_init only.
+    const ScopedVariable sched_variable("STARPU_SCHED", detail::sched::select_policy(conf, sched));
+    if (detail::sched::is_darts_policy(sched) && sched != "darts-lru" && !detail::sched::darts_has_luf())
+        std::fprintf(stderr, "grain: this StarPU has no victim-selector hook: %s evicts with StarPU's LRU "
+                             "(build StarPU with scripts/build-starpu.sh for LUF)\n", sched.c_str());
+    // StarPU 1.3 reads its GPU memory limit from the environment only: set it for
+    // starpu_init and put the caller's value back.
+    const int limit = s.gpu_memory.value;
+    const ScopedVariable limit_variable("STARPU_LIMIT_CUDA_MEM", limit > 0 ? std::to_string(limit) : "");
+    const int ret = starpu_init(&conf);
+    if (ret != 0) throw runtime_error(std::string("grain::Runtime: starpu_init failed: ") + std::strerror(-ret));
+    const int ncpu = int(starpu_cpu_worker_get_count()), ngpu = int(starpu_cuda_worker_get_count());
+    if (ncpu == 0 || (s.ngpu.value > 0 && ngpu < s.ngpu.value)) {
+        starpu_shutdown();
+        if (ncpu == 0) throw runtime_error("grain::Runtime: StarPU started no CPU worker");
+        throw runtime_error("grain::Runtime: " + s.ngpu.source + " asks for " + std::to_string(s.ngpu.value) +
+                            " GPUs, StarPU started " + std::to_string(ngpu));
+    }
+}
+
+}  // namespace
+
+Runtime::Runtime(const RuntimeOptions& options) {
+    const Settings settings = resolve(options);
+    sched_ = settings.sched.value;
+    // The split policies of the layers above the recursion: lp/'s.
+    auto recursion = std::make_unique<detail::Recursion>("none", 0, settings.lp_period.value,
+                                                         detail::SplitPolicyRegistry{{"lp", detail::make_lp_split}});
+    recursion->set_split(settings.split.value, settings.split.source);  // checked before StarPU starts
+
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    if (runtime_alive) throw runtime_error("grain::Runtime: another grain::Runtime is alive in this process");
+    start_starpu(settings);
+    ncpu_ = static_cast<int>(starpu_cpu_worker_get_count());
+    ngpu_ = static_cast<int>(starpu_cuda_worker_get_count());
+    gpu_memory_ = settings.gpu_memory.value;
+    // The data layer asks the scheduling policy (a DARTS one keeps handles) through hooks.
+    detail::open_handle_registry({detail::sched::keeps_handles, detail::sched::forget_data});
+    recursion->started();
+#ifdef GRAIN_USE_CUDA
+    if (ngpu_ > 0) detail::cuda::start_workers();
+#endif
+    const int window = settings.window.value;
+    recursion->set_window(window >= 0 ? window : detail::window_tasks_per_cpu * ncpu_);
+    recursion_ = std::move(recursion);
+    // Each task runs single-threaded BLAS, so that workers do not oversubscribe the
+    // cores; OpenBLAS's thread count is process-wide, so it is restored at the end.
+    saved_blas_threads_ = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    runtime_alive = true;
+    runtime_recursion = recursion_.get();
+}
+
+Runtime::~Runtime() {
+    const std::vector<detail::HandleOwner*> owners = detail::take_handle_owners();
+    starpu_task_wait_for_all();
+    for (detail::HandleOwner* owner : owners) owner->runtime_ending();
+#ifdef GRAIN_USE_CUDA
+    if (ngpu_ > 0) detail::cuda::stop_workers();
+#endif
+    starpu_shutdown();
+    detail::close_handle_registry();
+    openblas_set_num_threads(saved_blas_threads_);
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    runtime_alive = false;
+    runtime_recursion = nullptr;
+}
+
+void Runtime::set_split(const std::string& split) { recursion_->set_split(split, "split"); }
+const std::string& Runtime::split() const { return recursion_->split(); }
+
+void Runtime::set_window(int window) {
+    if (window < 0) throw invalid_argument("grain::Runtime::set_window", "window", std::to_string(window), "must be >= 0");
+    recursion_->set_window(window);
+}
+int Runtime::window() const { return recursion_->window(); }
+
+Statistics Runtime::statistics() const { return recursion_->statistics(); }
+void Runtime::reset_statistics() { recursion_->reset_statistics(); }
+
+bool Runtime::has_cuda() {
+#if defined(GRAIN_USE_CUDA) || defined(STARPU_SIMGRID)  // simulated GPUs run no kernel
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool Runtime::active() {
+    std::lock_guard<std::mutex> lock(runtime_mutex);
+    return runtime_alive;
+}
+
+}  // namespace grain

@@ -1,0 +1,11 @@
+#pragma once
+// What the routines need of the Runtime alive.
+#include "recursion/recursion.hpp"
+
+namespace grain::detail {
+
+// The recursion layer of the Runtime alive; throws grain::runtime_error naming
+// `routine` if none is.
+Recursion& active_recursion(const char* routine);
+
+}  // namespace grain::detail

@@ -1,0 +1,29 @@
+#pragma once
+// grain's fixed limits and defaults, each with its unit. The split and scheduling
+// policies keep their tuning constants beside them (lp/lp_tuning.hpp,
+// src/sched/darts_tuning.hpp); doc/results/ has the measurements behind them.
+namespace grain::detail {
+
+// The longest ladder of tile scales a matrix may have (levels).
+constexpr int max_levels = 8;
+
+// Bits of StarPU's int priority that composed task priorities use, shared out among
+// the levels of a ladder (recursion/tasks.cpp): 30 keeps the sum within an int.
+constexpr int priority_bits = 30;
+
+// Tile size (elements per side) of the LAPACK-layout routines when GRAIN_NB is unset.
+constexpr int default_tile_size = 320;
+
+// Default submission window, in kernel tasks per CPU worker: twice the ready tasks the
+// lp policy wants per worker (lp/lp_tuning.hpp), so that its LP finds them without
+// splitting.
+constexpr int window_tasks_per_cpu = 32;
+
+// Default period of the lp split policy, in tasks submitted between two solves.
+constexpr int default_lp_period = 50;
+
+// How long a grid being released sleeps between two looks at a tile's kernels still
+// in their callbacks (microseconds).
+constexpr int writers_poll_us = 10;
+
+}  // namespace grain::detail

@@ -1,0 +1,91 @@
+#pragma once
+// The kernel table: every tile kernel grain has, in one list. What each layer needs per
+// kernel is derived from it: the Kernel enum and names (here), the device functions each
+// kernel layer defines (kernels/tile_kernels.hpp), the codelets and their performance
+// models (starpu/codelets.cpp), the task counters and statistics (recursion/), the LP's
+// task types (lp/) and the flops the driver reports. Adding a kernel: doc/design.md.
+#include <starpu.h>
+
+#include <array>
+#include <cstddef>
+
+// One row per kernel:
+//   X(Enum, name, buffers' access modes (output last), CUDA kernel only enqueues work
+//     on its stream, flops as an expression of m, n, k)
+// The flops are the leading terms of LAPACK Working Note 41's counts (real precisions),
+// so that the flops of a call's tile tasks add up to the call's: gemm m x n output, inner
+// k; trsm m x n right-hand side, side Left; syrk n x n output, inner k; potrf order n;
+// getrf m x n; scale m x n. potrf and getrf_nopiv read cuSOLVER's info back, so their
+// CUDA kernels end synchronized.
+#define GRAIN_KERNEL_TABLE(X)                                               \
+    X(Gemm, gemm, (STARPU_R, STARPU_R, STARPU_RW), true, 2 * m * n * k)     \
+    X(Trsm, trsm, (STARPU_R, STARPU_RW), true, m * m * n)                   \
+    X(Syrk, syrk, (STARPU_R, STARPU_RW), true, n * n * k)                   \
+    X(Potrf, potrf, (STARPU_RW), false, n * n * n / 3)                      \
+    X(GetrfNopiv, getrf_nopiv, (STARPU_RW), false, getrf_flops(m, n))       \
+    X(Scale, scale, (STARPU_RW), true, m * n)
+
+namespace grain::detail {
+
+enum class Kernel {
+#define GRAIN_KERNEL_ENUM(E, name, modes, cuda_async, flops) E,
+    GRAIN_KERNEL_TABLE(GRAIN_KERNEL_ENUM)
+#undef GRAIN_KERNEL_ENUM
+    Count
+};
+constexpr size_t kernel_count = size_t(Kernel::Count);
+
+// The most buffers a kernel has.
+constexpr int max_kernel_buffers = 3;
+
+struct KernelInfo {
+    const char* name;
+    int nbuffers;
+    std::array<starpu_data_access_mode, max_kernel_buffers> modes;
+    bool cuda_async;
+};
+
+namespace kernel_table_detail {
+template <typename... Modes>
+constexpr KernelInfo row(const char* name, bool cuda_async, Modes... modes) {
+    static_assert(sizeof...(Modes) <= max_kernel_buffers, "raise max_kernel_buffers");
+    return {name, int(sizeof...(Modes)), {modes...}, cuda_async};
+}
+// m x n LU, either shape: max(m, n) min(m, n)^2 - min(m, n)^3 / 3.
+constexpr double getrf_flops(double m, double n) {
+    const double small = m < n ? m : n, large = m < n ? n : m;
+    return large * small * small - small * small * small / 3;
+}
+}  // namespace kernel_table_detail
+
+inline const KernelInfo& kernel_info(Kernel kernel) {
+    static constexpr KernelInfo rows[] = {
+#define GRAIN_KERNEL_INFO(E, name, modes, cuda_async, flops) kernel_table_detail::row(#name, cuda_async, GRAIN_UNPAREN modes),
+#define GRAIN_UNPAREN(...) __VA_ARGS__
+        GRAIN_KERNEL_TABLE(GRAIN_KERNEL_INFO)
+#undef GRAIN_UNPAREN
+#undef GRAIN_KERNEL_INFO
+    };
+    static_assert(sizeof(rows) / sizeof(rows[0]) == kernel_count, "one row per kernel");
+    return rows[size_t(kernel)];
+}
+
+inline const char* kernel_name(Kernel kernel) { return kernel_info(kernel).name; }
+
+// Floating-point operations of `kernel` on the dimensions its row's formula names.
+constexpr double kernel_flops(Kernel kernel, double m, double n, double k) {
+    using kernel_table_detail::getrf_flops;
+    switch (kernel) {
+#define GRAIN_KERNEL_FLOPS(E, name, modes, cuda_async, flops) \
+    case Kernel::E: return flops;
+        GRAIN_KERNEL_TABLE(GRAIN_KERNEL_FLOPS)
+#undef GRAIN_KERNEL_FLOPS
+        case Kernel::Count: break;
+    }
+    return 0;
+}
+
+// ... on nb x nb tiles.
+constexpr double kernel_flops(Kernel kernel, double nb) { return kernel_flops(kernel, nb, nb, nb); }
+
+}  // namespace grain::detail

@@ -1,0 +1,18 @@
+#pragma once
+// Inserting one kernel task into StarPU: the bottom of the recursion, where a tile
+// task that is not split becomes a StarPU task of the kernel table.
+#include <starpu.h>
+
+#include "src/base/kernel_table.hpp"
+#include "src/base/tile_args.hpp"
+
+namespace grain::detail {
+
+// Submits the kernel on `handles` (its output tile last). args.request counts the task
+// until it ends; args.counters (its kernel and level's) count it ready, started and
+// finished; args.writers (the output tile's writers_in_flight) counts it until it ends.
+template <typename T>
+void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_handle_t* handles, int nhandles,
+                   int priority);
+
+}  // namespace grain::detail
