@@ -61,18 +61,25 @@ void GranularityLp::build(const Shape& shape) {
 }
 
 Solution GranularityLp::solve(const Inputs& in) {
-    Solution out;
     if (!valid(in)) {
         ++failures_;
-        return out;
+        return Solution{};
     }
     const Shape& s = in.shape;
     if (!problem_ || s.types != shape_.types || s.levels != shape_.levels || s.units != shape_.units) build(s);
-    const Layout at{s};
+    const double most_tasks = bound_splits(in);
+    set_count_rows(in);
+    set_unit_rows(in, most_tasks);
+    if (!run_simplex()) {
+        ++failures_;
+        return Solution{};
+    }
+    return read_solution(in);
+}
 
-    // Rows are rewritten whole at each solve: at most T + L*T*... entries each, cheap.
-    std::vector<int> index(size_t(at.columns()) + 1);
-    std::vector<double> value(size_t(at.columns()) + 1);
+double GranularityLp::bound_splits(const Inputs& in) {
+    const Shape& s = in.shape;
+    const Layout at{s};
     // (2), and a split that creates nothing is no way to be rid of a task: such (t, l)
     // cannot split. leaves[t][l]: kernels one (t, l) task becomes when split to the last
     // level, the most it can give; their sum over the pending tasks caps (4).
@@ -88,6 +95,15 @@ Solution GranularityLp::solve(const Inputs& in) {
             glp_set_col_bnds(problem_, at.split(p, l), created > 0 ? GLP_LO : GLP_FX, 0, 0);
             most_tasks += in.pending[size_t(p * s.levels + l)] * leaves[size_t(p * s.levels + l)];
         }
+    return most_tasks;
+}
+
+void GranularityLp::set_count_rows(const Inputs& in) {
+    const Shape& s = in.shape;
+    const Layout at{s};
+    // Rows are rewritten whole at each solve: a few entries each, cheap.
+    std::vector<int> index(size_t(at.columns()) + 1);
+    std::vector<double> value(size_t(at.columns()) + 1);
     for (int t = 0; t < s.types; ++t) {
         for (int l = 0; l < s.levels; ++l) {  // (1)
             int n = 0;
@@ -104,6 +120,13 @@ Solution GranularityLp::solve(const Inputs& in) {
             glp_set_row_bnds(problem_, at.count_row(t, l), GLP_FX, tasks, tasks);
         }
     }
+}
+
+void GranularityLp::set_unit_rows(const Inputs& in, double most_tasks) {
+    const Shape& s = in.shape;
+    const Layout at{s};
+    std::vector<int> index(size_t(at.columns()) + 1);
+    std::vector<double> value(size_t(at.columns()) + 1);
     // (4) asks for no more tasks than the pending work can give, shared out in
     // proportion, so that it never makes the problem infeasible.
     double wanted = 0;
@@ -125,25 +148,29 @@ Solution GranularityLp::solve(const Inputs& in) {
         const double minimum = in.workers[size_t(u)] * in.min_tasks[size_t(u)] * share;
         glp_set_row_bnds(problem_, at.min_row(u), minimum > 0 ? GLP_LO : GLP_FR, minimum, 0);
     }
+}
 
+bool GranularityLp::run_simplex() {
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     // Each solve starts from the last one's basis: successive problems differ in a few
     // pending counts, so the simplex needs few iterations, and presolving would throw
-    // that basis away. grain_lp_bench (T=5, 4 levels, 2 unit types): median 0.008-0.011
-    // ms against 0.031-0.045 ms presolved. A basis the new coefficients made unusable
-    // is replaced by GLPK's advanced initial one.
+    // that basis away (doc/results/tuning-history.md#lp-warm-start). A basis the new
+    // coefficients made unusable is replaced by GLPK's advanced initial one.
     parm.presolve = GLP_OFF;
     int rc = simplex_(problem_, &parm);
     if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
         glp_adv_basis(problem_, 0);
         rc = simplex_(problem_, &parm);
     }
-    if (rc != 0 || glp_get_status(problem_) != GLP_OPT) {
-        ++failures_;
-        return out;
-    }
+    return rc == 0 && glp_get_status(problem_) == GLP_OPT;
+}
+
+Solution GranularityLp::read_solution(const Inputs& in) const {
+    const Shape& s = in.shape;
+    const Layout at{s};
+    Solution out;
     out.solved = true;
     // Without presolve the simplex leaves basic columns within its bound tolerance,
     // a few 1e-16 below zero at times: they are counts, so read them as zero.

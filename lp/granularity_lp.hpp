@@ -63,6 +63,14 @@ public:
 
 private:
     void build(const Shape& shape);
+    // The steps of a solve: bounds of the split columns (returns the most kernels the
+    // pending work can become), constraints (1), constraints (3) and (4), the simplex
+    // (whether it found the optimum), and its columns read back.
+    double bound_splits(const Inputs& in);
+    void set_count_rows(const Inputs& in);
+    void set_unit_rows(const Inputs& in, double most_tasks);
+    bool run_simplex();
+    Solution read_solution(const Inputs& in) const;
 
     Simplex simplex_;
     glp_prob* problem_ = nullptr;

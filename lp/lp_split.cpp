@@ -39,22 +39,11 @@ class LpSplit final : public SplitPolicy {
 public:
     explicit LpSplit(int period) : period_(period), start_(std::chrono::steady_clock::now()) {}
 
-    // StarPU reads a model from disk when first asked about it: in 3 runs the first
-    // solve spent 2-23 ms reading the kernels' models (dpotrf n=8192 on 2 cores; 0.2-1.1
-    // ms once read). Reading them before any task runs keeps that out of the run.
-    // The first solve of a full-sized problem in a process runs cold GLPK code too:
-    // 6-10 ms of CPU (9-22 ms wall) where solving the same problem again takes 0.03-0.1
-    // ms (dpotrf n=8192, ladder 2048..256, 2 cores). So the policy solves here, once per
-    // process, the problem a run on a four-scale ladder starts with, then one task of
-    // each type alone, as a run's first decision sees it (the first alone did not warm
-    // the second: 1.1-2.1 ms of CPU for the first solve of a run, 0.3 ms with both), and
-    // forgets them. The warm-up's durations are estimates: it asks no model about its
-    // tile sizes. What remains are single solves of 2-7 ms wall in some runs, mostly
-    // the first: the submitting thread, which solves, shares the cores with the workers
-    // (StarPU 1.3 keeps the last awake worker of a context polling even before any
-    // task), so a solve that spans a scheduler tick waits 4 ms or more while the workers
-    // run. A 5 ms busy loop at the first decision got about 4 ms of CPU per 8-9 ms (2
-    // cores).
+    // Reads the kernels' models and warms GLPK up before any task runs: a model's first
+    // read and a process's first solve of a full-sized problem cost milliseconds, a warm
+    // solve a tenth of one. It solves the problem a four-scale ladder starts with, then
+    // one task of each type alone (as a run's first decision sees it), and forgets them
+    // (doc/results/tuning-history.md#lp-warm-up).
     void started() override {
         load_history_models();
         learn_ladder(4, {4096, 2048, 1024, 512}, scalar_traits<double>::letter);
@@ -71,20 +60,12 @@ public:
         start_ = std::chrono::steady_clock::now();
     }
 
-    // Solves at the first decision (after a reset too), then at the first decision
-    // after `period` more tasks were submitted (split or not, any level, as the slides
-    // count them: counting decisions alone, potrf n=4096 on the ladder 2048..256 solved
-    // 3 times and took a third of its decisions on ratios from one pending task). With
-    // GPUs, also at the first decision on a kind the last solve had no task of, which
-    // its ratios say nothing about: the workers' need, which decides such a kind below,
-    // is counted in cores and splits the GPUs' large tiles. Simulated, 15 cores + one
-    // V100-like GPU, ladder 2048..256: getrf_nopiv n = 10240 split 21 of its 30 2048
-    // gemms under darts and none under dmdar, by where the solves happened to fall; with
-    // the solve, dmdar ran lp potrf and getrf_nopiv at n = 10240..18432 0.95-1.20x as
-    // fast (geometric mean 1.09), and darts/dmdar went from 0.84-1.31 to 0.84-1.03. On
-    // cores alone, where the constants above were tuned with the need deciding, the
-    // solve gave 0.94-1.02x (potrf and getrf_nopiv n = 4096 and 8192 on 2 to 16
-    // simulated cores, geometric mean 0.99), so there the need still decides.
+    // Solves at the first decision (after a reset too), then at the first decision after
+    // `period` more tasks were submitted, split or not, at any level, as the slides count
+    // them (doc/results/tuning-history.md#lp-period). With GPUs, also at the first decision on
+    // a kind the last solve had no task of: its ratios say nothing of that kind, and the
+    // workers' need, counted in cores, would split the GPUs' large tiles; on cores alone
+    // the need still decides (#lp-solve-on-new-kind).
     bool split(const TaskSite& site, const Counters& counters) override {
         if (!site.scales) return false;
         const bool new_ladder =
@@ -155,15 +136,12 @@ private:
     }
 
     // Durations per (type, level, unit type) on one worker of the type: the history
-    // model's where it has one, else scaled by flops from a calibrated level of the
-    // same type and unit, else the unit's flop rate. Asking a model by footprint is a
-    // hash lookup: asking it with a task on a freshly registered handle, as before,
-    // made the first solve of a run 0.15-0.8 ms longer, and one registration took 16 ms.
-    // Only the models of the types the run can submit are asked: asking a model about a
-    // size it has no history for makes StarPU measure the run's tasks of that model (and
-    // say so), which is how the ladder's sizes get their history, but a potrf run has no
-    // use for getrf_nopiv's. Counts in the statistics the durations estimated for kinds
-    // the run has submitted.
+    // model's where it has one, else scaled by flops from a calibrated level of the same
+    // type and unit, else the unit's flop rate. Models are asked by footprint (a hash
+    // lookup, no registration), and only those of the types the run can submit: asking a
+    // model about a size it has no history for makes StarPU measure the run's tasks of
+    // it (doc/results/tuning-history.md#duration-queries). Counts in the statistics the
+    // durations estimated for kinds the run has submitted.
     void update_durations(const Counters& counters) {
         stats_.uncalibrated = 0;
         const std::vector<bool> in_run = types_in_run(counters);
@@ -243,20 +221,12 @@ private:
                                   inputs_.pending, targets_});
     }
 
-    // The critical path, which the LP does not see: on CPU cores alone, a task longer
-    // than the work that can run beside it leaves cores idle while it runs, e.g. the
-    // last potrf of a factorization, or on many cores a 512 gemm that the next panel
-    // waits for. Such a task is split whatever its target. While it runs, the other
-    // R - 1 cores need R - 1 times its duration of work; what can run beside it are the
-    // ready tasks not started and what is left of the running ones (half of each, on
-    // average; submitted ones may wait on it). Asking R times its duration of the ready
-    // and running tasks, as before, split most 512 tasks of dpotrf n=4096 to 256 on 2
-    // cores, where 256 kernels take 6-12 % longer per flop and nb=512 keeps both cores
-    // busy 98 % of the time: 10 interleaved rounds, lp / best fixed nb, median 0.947
-    // before and 0.970 after. Simulated 2-16 cores, dpotrf and dgetrf_nopiv n=4096 and
-    // 8192: 0.999-1.061 before, 0.975-1.061 after (scripts/sim-testing.sh). (Counting
-    // all the pending work instead, 16 simulated cores left 3% of a dpotrf n=4096 at
-    // 512 and ran at 0.81 of nb=256.)
+    // The critical path, which the LP does not see: on CPU cores alone, a task longer than
+    // the work that can run beside it leaves cores idle while it runs (the last potrf of
+    // a factorization; on many cores a gemm the next panel waits for), so it is split
+    // whatever its target. While it runs, the other R - 1 cores need R - 1 times its
+    // duration of work: the ready tasks not started, and half of the running ones'
+    // (doc/results/tuning-history.md#critical-path-rule).
     bool longer_than_the_rest(size_t k, const Counters& counters) const {
         if (units_.size() != 1) return false;
         const double work = sum_over_kinds(counters, [&](const TaskCounters& c, size_t kind) {
@@ -268,15 +238,11 @@ private:
     }
 
     // A task carrying more than 1/(R x MinN) of the work in flight (the calls' flops) is
-    // split whatever its target: at its size the call cannot give each of the R cores
-    // MinN tasks, so some core will wait on it, and the critical-path rule above, which
-    // looks at the ready tasks when the task is submitted, misses it where those are
-    // its own predecessors. dgetrf_nopiv n=4096 on 2 cores, ladder 2048..256: 8 of the
-    // 1024 gemms of the 2048 trailing update, which the next panel waits for, stayed
-    // whole (the LP's target for 1024 gemms is 0: they cost the least per flop), and
-    // lp ran at 0.955 of nb=512 (8 interleaved rounds). Only flops enter: durations
-    // would divide out. split() asks it before the critical-path rule: it costs one
-    // product, that rule a sum over the kinds.
+    // split whatever its target: the call cannot give each of the R cores MinN tasks of
+    // its size, and the critical-path rule misses it where the ready tasks are its own
+    // predecessors (doc/results/tuning-history.md#calls-work-rule). Only flops enter:
+    // durations would divide out. split() asks it first: it costs one product, that rule
+    // a sum over the kinds.
     bool too_coarse_for_the_calls(const TaskSite& site, const Counters& counters) const {
         if (units_.size() != 1 || counters.call_flops <= 0) return false;
         const double flops = kernel_flops(site.op, scales_[size_t(site.level)]);

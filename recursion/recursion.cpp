@@ -56,10 +56,8 @@ bool Recursion::decide(const TaskSite& site) {
     // partitions it in host memory: a split would move it there and back), or is being
     // written by a kernel: the tile will be where that kernel runs, most likely a GPU,
     // since the cores take large tiles only when they would end them first. The tile's
-    // state alone depended on how far the submissions ran ahead of the kernels: a task
-    // submitted before its tile's last kernel ran was split, and the tile went to the
-    // host and back (potrf n = 16384, ladder 2048,1024,512, 15 simulated cores and a
-    // V100-like GPU: README, "GPUs (CUDA)").
+    // state alone depends on how far the submissions run ahead of the kernels
+    // (doc/results/tuning-history.md#kept-whole-on-gpu).
     if (starpu_cuda_worker_get_count() > 0 && (site.output_written_in_flight || only_on_gpu(site.output))) {
         ++kept_on_gpu_;
         return false;

@@ -26,10 +26,9 @@ KernelFootprints tile_footprints(int nb) {
     // A history model without a footprint or size function (ours) keys a task by its
     // data: StarPU 1.3 folds each buffer's footprint into a CRC, and a matrix's is the CRC
     // of nx and ny over the interface's id (src/datawizard/footprint.c). Computed from the
-    // sizes: asking StarPU needs a registered handle, and one registration took up to 17
-    // ms of CPU in the first LP solve of a run, right after the workers resumed (dpotrf
-    // n=8192, 2 cores); 0.15 ms otherwise. Codelets.TileFootprintsAreWhatStarPUComputes
-    // holds this to StarPU's own on registered tiles.
+    // sizes: asking StarPU needs a registered handle, whose registration can cost
+    // milliseconds inside a run (doc/results/tuning-history.md#tile-footprints).
+    // Codelets.TileFootprintsAreWhatStarPUComputes holds this to StarPU's own.
     const uint32_t tile = starpu_hash_crc32c_be(starpu_hash_crc32c_be(uint32_t(nb), uint32_t(nb)),
                                                 uint32_t(STARPU_MATRIX_INTERFACE_ID));
     KernelFootprints footprints{};
