@@ -1,0 +1,30 @@
+#include "testing_drivers/testing/flops.hpp"
+
+#include <stdexcept>
+
+#include "src/base/kernel_table.hpp"
+#include "testing_drivers/testing/runners.hpp"
+
+namespace grain::testing::driver {
+
+using grain::detail::Kernel;
+using grain::detail::kernel_flops;
+
+double routine_flops(const std::string& op, const Case& c) {
+    const double m = double(c.m), n = double(c.n), k = double(c.k), nrhs = double(c.nrhs);
+    // The kernel table's counts (the leading terms of LAPACK Working Note 41) for the
+    // runs' shapes: trsm solves m x n B from the left, syrk updates n x n C with inner k,
+    // the solves factor n x n A and solve n x nrhs B by two triangular solves.
+    const double solve = 2 * kernel_flops(Kernel::Trsm, n, nrhs, 0);
+    if (op == "gemm") return kernel_flops(Kernel::Gemm, m, n, k);
+    if (op == "trsm") return kernel_flops(Kernel::Trsm, m, n, 0);
+    if (op == "syrk") return kernel_flops(Kernel::Syrk, 0, n, k);
+    if (op == "potrf") return kernel_flops(Kernel::Potrf, 0, n, 0);
+    if (op == "potrs") return solve;
+    if (op == "posv") return kernel_flops(Kernel::Potrf, 0, n, 0) + solve;
+    if (op == "getrf_nopiv") return kernel_flops(Kernel::GetrfNopiv, m, n, 0);
+    if (op == "gesv_nopiv") return kernel_flops(Kernel::GetrfNopiv, n, n, 0) + solve;
+    throw std::logic_error("routine_flops: no flop count for " + op);
+}
+
+}  // namespace grain::testing::driver

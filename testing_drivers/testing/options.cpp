@@ -1,0 +1,182 @@
+// grain_testing's command line: the usage text and the parsing of each option's value.
+#include "testing_drivers/testing/options.hpp"
+
+#include <starpu.h>  // STARPU_SIMGRID, in a simulating StarPU's configuration
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace grain::testing::driver {
+
+namespace {
+
+const char* usage_text =
+    "usage: grain_testing -o OP [options]\n"
+    "  -o, --op OP          gemm, trsm, syrk, potrf, potrs, posv, getrf_nopiv, gesv_nopiv\n"
+    "  -p, --precision P    s, d, or a list (s,d)            [d]\n"
+    "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
+    "      --nrhs LIST      right-hand sides                 [1]\n"
+    "  -b, --nb LIST        tile sizes                       [320]\n"
+    "      --scales LIST    ladder of tile scales, largest first (replaces -b), e.g. 2048,1024,512\n"
+    "      --split POLICY   none, all, depth:D, random:P[:SEED], lp [GRAIN_SPLIT, none]\n"
+    "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per worker]\n"
+    "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
+    "      --lp-stats FILE  split policy lp: write every solve (time, inputs, ratios) as CSV\n"
+    "  -v                   also print the LP's final split ratios per (operation, level)\n"
+    "      --niter N        runs of each case                [1]\n"
+    "      --check          check each result by its residual\n"
+    "      --vendor         also time the vendor routine: threaded OpenBLAS/LAPACKE, or on\n"
+    "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf_nopiv alone on\n"
+    "                       GPU 0 (copy to the GPU + call; nan if it does not fit)\n"
+    "      --uplo L|U       triangle for potrf/potrs/posv/syrk [L]\n"
+    "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
+    "  -g, --gpus N         GPUs                             [GRAIN_NGPU, STARPU_NCUDA, all]\n"
+    "      --gpu-mem MB     GPU memory grain may use per GPU [GRAIN_GPU_MEMORY, STARPU_LIMIT_CUDA_MEM, all]\n"
+    "      --sched NAME     StarPU scheduler                 [GRAIN_SCHED, STARPU_SCHED, prio]\n"
+    "      --seed N         random seed                      [42]\n"
+    "  -H                   aligned human-readable columns (default: ';'-separated)\n";
+
+int64_t parse_int(const std::string& option, const std::string& text, int64_t min) {
+    size_t used = 0;
+    long long value = 0;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || value < min)
+        throw usage_error("invalid value '" + text + "' for " + option + ": expected an integer >= " +
+                          std::to_string(min));
+    return value;
+}
+
+// "a,b,c", each item a value or an inclusive range start:end[:step]. Never empty: an
+// empty text is an invalid value.
+std::vector<int64_t> parse_list(const std::string& option, const std::string& text, int64_t min) {
+    std::vector<int64_t> values;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        const size_t c1 = item.find(':');
+        if (c1 == std::string::npos) {
+            values.push_back(parse_int(option, item, min));
+        } else {
+            const size_t c2 = item.find(':', c1 + 1);
+            const int64_t first = parse_int(option, item.substr(0, c1), min);
+            const int64_t last = parse_int(option, item.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1), min);
+            const int64_t step = c2 == std::string::npos ? 1 : parse_int(option, item.substr(c2 + 1), 1);
+            if (last < first) throw usage_error("invalid range '" + item + "' for " + option + ": end < start");
+            for (int64_t v = first; v <= last; v += step) values.push_back(v);
+        }
+        start = comma + 1;
+    }
+    return values;
+}
+
+// "s", "d" or a list of them.
+std::vector<char> parse_precisions(const std::string& option, const std::string& text) {
+    std::vector<char> precisions;
+    for (size_t j = 0; j < text.size(); j += 2) {
+        if ((text[j] != 's' && text[j] != 'd') || (j + 1 < text.size() && text[j + 1] != ','))
+            throw usage_error("invalid value '" + text + "' for " + option + ": expected s, d or s,d");
+        precisions.push_back(text[j]);
+    }
+    if (precisions.empty()) throw usage_error("invalid value '' for " + option);
+    return precisions;
+}
+
+Uplo parse_uplo(const std::string& text) {
+    if (text != "L" && text != "U") throw usage_error("invalid value '" + text + "' for --uplo: expected L or U");
+    return text == "L" ? Uplo::Lower : Uplo::Upper;
+}
+
+// Sets the option arg in o, taking its value, where it has one, from value().
+// False for an option grain_testing does not have.
+template <typename Value>
+bool set_option(Options& o, const std::string& arg, Value&& value) {
+    if (arg == "-h" || arg == "--help") {
+        std::fputs(usage_text, stdout);
+        std::exit(0);
+    } else if (arg == "-o" || arg == "--op") {
+        o.op = value();
+    } else if (arg == "-p" || arg == "--precision") {
+        o.precisions = parse_precisions(arg, value());
+    } else if (arg == "-m") {
+        o.m = parse_list(arg, value(), 1);
+    } else if (arg == "-n") {
+        o.n = parse_list(arg, value(), 1);
+    } else if (arg == "-k") {
+        o.k = parse_list(arg, value(), 1);
+    } else if (arg == "--nrhs") {
+        o.nrhs = parse_list(arg, value(), 1);
+    } else if (arg == "-b" || arg == "--nb") {
+        o.nb = parse_list(arg, value(), 1);
+    } else if (arg == "--scales") {
+        o.scales.clear();
+        for (int64_t v : parse_list(arg, value(), 1)) o.scales.push_back(int(v));
+    } else if (arg == "--split") {
+        o.split = value();
+    } else if (arg == "--window") {
+        o.window = int(parse_int(arg, value(), 0));
+    } else if (arg == "--lp-period") {
+        o.lp_period = int(parse_int(arg, value(), 1));
+    } else if (arg == "--lp-stats") {
+        o.lp_stats = value();
+    } else if (arg == "-v") {
+        o.verbose = true;
+    } else if (arg == "--niter") {
+        o.niter = int(parse_int(arg, value(), 1));
+    } else if (arg == "--check") {
+        o.check = true;
+    } else if (arg == "--vendor") {
+        o.vendor = true;
+    } else if (arg == "-H") {
+        o.human = true;
+    } else if (arg == "--uplo") {
+        o.uplo = parse_uplo(value());
+    } else if (arg == "-t" || arg == "--threads") {
+        o.threads = int(parse_int(arg, value(), 1));
+    } else if (arg == "-g" || arg == "--gpus") {
+        o.gpus = int(parse_int(arg, value(), 0));
+    } else if (arg == "--gpu-mem") {
+        o.gpu_memory = int(parse_int(arg, value(), 1));
+    } else if (arg == "--sched") {
+        o.sched = value();
+    } else if (arg == "--seed") {
+        o.seed = uint64_t(parse_int(arg, value(), 0));
+    } else {
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw usage_error("missing value for " + arg);
+            return argv[++i];
+        };
+        if (!set_option(o, arg, value)) throw usage_error("unknown option " + arg);
+    }
+#ifdef STARPU_SIMGRID
+    // A simulated machine times kernels from models and runs none of them.
+    if (o.check || o.vendor)
+        throw usage_error(std::string(o.check ? "--check" : "--vendor") +
+                          ": this grain_testing is built against a simulating StarPU (SimGrid), where kernels do not run");
+#endif
+    if (o.op.empty()) throw usage_error("missing -o/--op");
+    if (o.n.empty()) throw usage_error("missing -n");
+    if (o.m.empty()) o.m = {0};  // 0: same as n (a given list is never empty)
+    if (o.k.empty()) o.k = {0};
+    return o;
+}
+
+int levels(const Options& options) { return options.scales.empty() ? 1 : int(options.scales.size()); }
+
+}  // namespace grain::testing::driver

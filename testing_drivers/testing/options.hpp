@@ -1,0 +1,46 @@
+#pragma once
+// grain_testing's command line: its options and their parsing.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "grain/types.hpp"
+
+namespace grain::testing::driver {
+
+struct Options {
+    std::string op;
+    std::vector<char> precisions{'d'};
+    std::vector<int64_t> m, n, k, nrhs{1}, nb{320};
+    int niter = 1;
+    bool check = false;
+    bool vendor = false;
+    bool human = false;
+    int threads = -1;
+    int gpus = -1;
+    int gpu_memory = -1;  // MiB
+    std::string sched;
+    std::vector<int> scales;  // --scales: replaces -b
+    std::string split;
+    int window = -1;
+    int lp_period = -1;
+    std::string lp_stats;  // --lp-stats FILE
+    bool verbose = false;
+    uint64_t seed = 42;
+    Uplo uplo = Uplo::Lower;
+};
+
+// A command line grain_testing cannot run, or a file it names that cannot be written.
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The options of argv. -h/--help prints the usage and exits 0; a bad option throws usage_error.
+// m and k are {0} when not given: 0 stands for "same as n".
+Options parse(int argc, char** argv);
+
+// The tile scales of every run: the --scales ladder's length, else 1 (-b).
+int levels(const Options& options);
+
+}  // namespace grain::testing::driver

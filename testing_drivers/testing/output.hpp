@@ -1,0 +1,74 @@
+#pragma once
+// What grain_testing prints: the table of runs (';'-separated, or aligned with -H), -v's
+// '#' lines, the --lp-stats file, and the progress of long runs on stderr.
+#include <grain/grain.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "testing_drivers/testing/options.hpp"
+#include "testing_drivers/testing/runners.hpp"
+
+namespace grain::testing::driver {
+
+// Says on stderr, every few seconds, which run is still going on, so that long
+// runs show progress and short ones stay quiet.
+class Progress {
+public:
+    Progress();
+    ~Progress();
+    void start(std::string label);
+
+private:
+    void loop();
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stop_ = false;
+    std::string label_;
+    std::chrono::steady_clock::time_point started_;
+    std::thread thread_;
+};
+
+// Prints its header when constructed, then one line per row.
+class Table {
+public:
+    Table(bool human, std::vector<std::string> columns);
+    void row(const std::vector<std::string>& cells) const;
+
+private:
+    bool human_;
+    std::vector<std::string> columns_;
+};
+
+// --lp-stats: one CSV line per LP solve of every run, to plot how ratios evolve.
+// Writes nothing for an empty path; usage_error for a file it cannot open.
+class LpStatsFile {
+public:
+    explicit LpStatsFile(const std::string& path);
+    ~LpStatsFile();
+    LpStatsFile(const LpStatsFile&) = delete;
+    LpStatsFile& operator=(const LpStatsFile&) = delete;
+    void write(size_t run, const grain::Statistics& s);
+
+private:
+    std::FILE* file_ = nullptr;
+};
+
+// The table's columns: those of every run, then those the options add.
+std::vector<std::string> columns(const Options& options);
+
+// One run's row, iteration iter of case c; ok: whether its check passed.
+std::vector<std::string> row_cells(const Options& options, const Operation& operation, const Case& c, int iter,
+                                   const Result& res, const grain::Runtime& runtime, bool ok);
+
+// -v's lines after a run's row: its splits, the LP's ratios and time, its GPU transfers.
+void print_details(const Options& options, const Result& res, const grain::Runtime& runtime);
+
+}  // namespace grain::testing::driver

@@ -1,0 +1,302 @@
+// The runners, one per routine (potrf, potrs and posv share one, as do getrf_nopiv and
+// gesv_nopiv), and the table of operations -o chooses from.
+#include "testing_drivers/testing/runners.hpp"
+
+#include <starpu.h>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <utility>
+
+#include "testing_drivers/testing/flops.hpp"
+#include "testing_drivers/testing/workers.hpp"
+#ifdef GRAIN_USE_CUDA
+#include "testing_drivers/vendor_gpu.hpp"
+#endif
+
+namespace grain::testing::driver {
+
+namespace {
+
+// The vendor routines and the checks use one BLAS thread per worker; grain's tasks
+// use one each (the Runtime's setting, restored here).
+class BlasThreads {
+public:
+    explicit BlasThreads(int threads) { openblas_set_num_threads(threads); }
+    ~BlasThreads() { openblas_set_num_threads(1); }
+};
+
+// StarPU's clock: the machine's monotonic clock, or the simulated time when StarPU
+// simulates the machine (SimGrid), where real time says nothing about the run.
+template <typename F>
+double timed(F&& f) {
+    const double t0 = starpu_timing_now();
+    f();
+    return (starpu_timing_now() - t0) * 1e-6;
+}
+
+// Bytes moved between host memory and GPUs since the last call (StarPU's bus
+// profiling counters, which reading resets; the driver turns profiling on for GPU runs).
+std::pair<double, double> bus_bytes() {
+    double to_gpu = 0, from_gpu = 0;
+    for (int bus = 0; bus < starpu_bus_get_count(); ++bus) {
+        starpu_profiling_bus_info info;
+        if (starpu_bus_get_profiling_info(bus, &info) != 0) continue;
+        const int src = starpu_bus_get_src(bus), dst = starpu_bus_get_dst(bus);
+        if (starpu_node_get_kind(unsigned(dst)) == STARPU_CUDA_RAM) to_gpu += double(info.transferred_bytes);
+        if (starpu_node_get_kind(unsigned(src)) == STARPU_CUDA_RAM) from_gpu += double(info.transferred_bytes);
+    }
+    return {to_gpu, from_gpu};
+}
+
+// Times f, grain's part of a run, and keeps its task counts (and transfers).
+template <typename F>
+double timed_grain(const Run& r, Result& res, F&& f) {
+    r.runtime.reset_statistics();
+    if (r.runtime.ngpu() > 0) bus_bytes();
+    const double t = timed(f);
+    res.statistics = r.runtime.statistics();
+    if (r.runtime.ngpu() > 0) std::tie(res.to_gpu_bytes, res.from_gpu_bytes) = bus_bytes();
+    return t;
+}
+
+// grain's part of gemm, trsm and syrk: the call, timed, then its output tiles copied
+// back to out (untimed), with the workers running.
+template <typename T, typename F>
+void run_grain(const Run& r, Result& res, F&& call, const grain::Matrix<T>& tiles, Array<T>& out) {
+    const WorkersRunning running;
+    res.time = timed_grain(r, res, call);
+    tiles.to_lapack(out.data(), out.ld());
+}
+
+template <typename T>
+Result run_gemm(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5), beta = T(-0.5);
+    const Array<T> A = random_array<T>(c.m, c.k, Kind::General, r.rng);
+    const Array<T> B = random_array<T>(c.k, c.n, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    Result res;
+    grain::Matrix<T> tA = tiles_of(A, c.scales), tB = tiles_of(B, c.scales), tC = tiles_of(C0, c.scales);
+    Array<T> C(c.m, c.n);
+    run_grain(r, res, [&] { res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, tA, tB, beta, tC); }, tC, C);
+#ifdef GRAIN_USE_CUDA
+    if (r.gpu_vendor())
+        res.vendor_time = gpu::gemm(c.m, c.n, c.k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C0.data(),
+                                    C0.ld(), r.runtime.gpu_memory());
+#endif
+    // The CPU product is the check's reference and, on CPU runs, the vendor's time.
+    if (r.options.check || (r.options.vendor && !r.gpu_vendor())) {
+        Array<T> ref = C0;
+        const BlasThreads blas_threads(r.threads);
+        const double t = timed([&] {
+            blas::gemm(Op::NoTrans, Op::NoTrans, int(c.m), int(c.n), int(c.k), alpha, A.data(), A.ld(), B.data(),
+                       B.ld(), beta, ref.data(), ref.ld());
+        });
+        if (!r.gpu_vendor()) res.vendor_time = t;
+        res.residual = gemm_residual(double(norm('M', minus(C, ref))), alpha, norm('M', A), norm('M', B), beta,
+                                     norm('M', C0), c.k);
+    }
+    return res;
+}
+
+template <typename T>
+Result run_trsm(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5);
+    const Array<T> A = random_array<T>(c.m, c.m, Kind::LowerTriangular, r.rng);
+    const Array<T> B = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    Result res;
+    grain::Matrix<T> tA = tiles_of(A, c.scales), tB = tiles_of(B, c.scales);
+    Array<T> X(c.m, c.n);
+    run_grain(r, res, [&] { res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, tA, tB); },
+              tB, X);
+    const BlasThreads blas_threads(r.threads);
+    if (r.options.vendor) {
+        Array<T> ref = B;
+        res.vendor_time = timed([&] {
+            blas::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, int(c.m), int(c.n), alpha, A.data(),
+                       A.ld(), ref.data(), ref.ld());
+        });
+    }
+    if (r.options.check) res.residual = solve_residual(Side::Left, Op::NoTrans, A, X, alpha, B);
+    return res;
+}
+
+// syrk's error as gemm's check measures it, on the uplo triangle (against ref); the
+// other triangle must be untouched (equal to C0).
+template <typename T>
+double triangle_error(Uplo uplo, const Array<T>& C, const Array<T>& ref, const Array<T>& C0) {
+    double error = 0;
+    for (int64_t j = 0; j < C.n; ++j)
+        for (int64_t i = 0; i < C.m; ++i) {
+            const bool in_triangle = uplo == Uplo::Lower ? i >= j : i <= j;
+            const T expected = in_triangle ? ref(i, j) : C0(i, j);
+            error = std::max(error, double(std::abs(C(i, j) - expected)));
+        }
+    return error;
+}
+
+template <typename T>
+Result run_syrk(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5), beta = T(-0.5);
+    const Uplo uplo = r.options.uplo;
+    const Array<T> A = random_array<T>(c.n, c.k, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.n, c.n, Kind::General, r.rng);
+    Result res;
+    grain::Matrix<T> tA = tiles_of(A, c.scales), tC = tiles_of(C0, c.scales);
+    Array<T> C(c.n, c.n);
+    run_grain(r, res, [&] { res.info = grain::syrk(uplo, Op::NoTrans, alpha, tA, beta, tC); }, tC, C);
+    if (r.options.vendor || r.options.check) {
+        Array<T> ref = C0;
+        const BlasThreads blas_threads(r.threads);
+        res.vendor_time = timed([&] {
+            blas::syrk(uplo, Op::NoTrans, int(c.n), int(c.k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
+        });
+        res.residual = gemm_residual(triangle_error(uplo, C, ref, C0), alpha, norm('M', A), norm('M', A), beta,
+                                     norm('M', C0), c.k);
+    }
+    return res;
+}
+
+// What the factorizations and their solves share: an m x n matrix A to factor and, for
+// a solve, n x nrhs right-hand sides B (in this order from the generator); grain's
+// factors F and solution X once copied back.
+template <typename T>
+struct Factorization {
+    bool solve;
+    Array<T> A, B;
+    grain::Matrix<T> tA, tB;
+    Array<T> F, X;
+
+    Factorization(const Run& r, int64_t m, Kind kind, bool solves)
+        : solve(solves),
+          A(random_array<T>(m, r.c.n, kind, r.rng)),
+          B(solves ? random_array<T>(r.c.n, r.c.nrhs, Kind::General, r.rng) : Array<T>()),
+          tA(tiles_of(A, r.c.scales)),
+          tB(tiles_of(B, r.c.scales)),
+          F(m, r.c.n),
+          X(r.c.n, solves ? r.c.nrhs : 0) {}
+
+    void copy_back() {  // with the workers running
+        tA.to_lapack(F.data(), F.ld());
+        if (solve) tB.to_lapack(X.data(), X.ld());
+    }
+
+    double solve_residual() const {
+        return grain::testing::solve_residual(Side::Left, Op::NoTrans, A, X, T(1), B);
+    }
+};
+
+// potrf, potrs and posv: an SPD matrix.
+template <typename T>
+Result run_cholesky(const Run& r) {
+    const Case& c = r.c;
+    const std::string& op = r.options.op;
+    const Uplo uplo = r.options.uplo;
+    Factorization<T> f(r, c.n, Kind::Spd, op != "potrf");
+    Result res;
+    {
+        const WorkersRunning running;
+        if (op == "potrs") res.info = grain::potrf(uplo, f.tA);  // potrs times the solve alone
+        res.time = timed_grain(r, res, [&] {
+            if (op == "potrf") res.info = grain::potrf(uplo, f.tA);
+            if (op == "potrs") res.info = std::max(res.info, grain::potrs(uplo, f.tA, f.tB));
+            if (op == "posv") res.info = grain::posv(uplo, f.tA, f.tB);
+        });
+        f.copy_back();
+    }
+    const BlasThreads blas_threads(r.threads);
+#ifdef GRAIN_USE_CUDA
+    if (op == "potrf" && r.gpu_vendor()) {
+        res.vendor_time = gpu::potrf(uplo, c.n, f.A.data(), f.A.ld(), r.runtime.gpu_memory());
+    } else
+#endif
+    if (r.options.vendor) {
+        Array<T> vA = f.A, vB = f.B;
+        if (op == "potrs") blas::potrf(uplo, int(c.n), vA.data(), vA.ld());
+        res.vendor_time = timed([&] {
+            if (op != "potrs") blas::potrf(uplo, int(c.n), vA.data(), vA.ld());
+            if (f.solve) blas::potrs(uplo, int(c.n), int(c.nrhs), vA.data(), vA.ld(), vB.data(), vB.ld());
+        });
+    }
+    if (r.options.check) res.residual = f.solve ? f.solve_residual() : factor_residual(f.A, cholesky_product(uplo, f.F));
+    return res;
+}
+
+// getrf_nopiv and gesv_nopiv: a diagonally dominant matrix, so no pivoting is needed.
+template <typename T>
+Result run_lu(const Run& r) {
+    const Case& c = r.c;
+    const bool solve = r.options.op == "gesv_nopiv";
+    const int64_t m = solve ? c.n : c.m;
+    Factorization<T> f(r, m, Kind::DiagonallyDominant, solve);
+    Result res;
+    {
+        const WorkersRunning running;
+        res.time = timed_grain(r, res, [&] { res.info = solve ? grain::gesv_nopiv(f.tA, f.tB) : grain::getrf_nopiv(f.tA); });
+        f.copy_back();
+    }
+    const BlasThreads blas_threads(r.threads);
+#ifdef GRAIN_USE_CUDA
+    if (!solve && r.gpu_vendor()) {
+        res.vendor_time = gpu::getrf_nopiv(m, c.n, f.A.data(), f.A.ld(), r.runtime.gpu_memory());
+    } else
+#endif
+    if (r.options.vendor) {  // LAPACK's LU pivots: the nearest vendor routine
+        Array<T> vA = f.A, vB = f.B;
+        std::vector<lapack_int> ipiv(size_t(std::min(m, c.n)) + 1);
+        res.vendor_time = timed([&] {
+            blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), ipiv.data());
+            if (solve) blas::getrs(int(c.n), int(c.nrhs), vA.data(), vA.ld(), ipiv.data(), vB.data(), vB.ld());
+        });
+    }
+    if (r.options.check) res.residual = solve ? f.solve_residual() : factor_residual(f.A, lu_product(f.F));
+    return res;
+}
+
+const Operation operations[] = {
+    {"gemm", 10, run_gemm<float>, run_gemm<double>},
+    {"trsm", 60, run_trsm<float>, run_trsm<double>},
+    {"syrk", 10, run_syrk<float>, run_syrk<double>},
+    {"potrf", 60, run_cholesky<float>, run_cholesky<double>},
+    {"potrs", 60, run_cholesky<float>, run_cholesky<double>},
+    {"posv", 60, run_cholesky<float>, run_cholesky<double>},
+    {"getrf_nopiv", 60, run_lu<float>, run_lu<double>},
+    {"gesv_nopiv", 60, run_lu<float>, run_lu<double>},
+};
+
+}  // namespace
+
+const Operation& find_operation(const std::string& name) {
+    for (const Operation& op : operations)
+        if (name == op.name) return op;
+    throw usage_error("invalid value '" + name + "' for -o/--op: unknown operation");
+}
+
+std::vector<Case> cases_of(const Options& options) {
+    std::vector<Case> cases;
+    for (char p : options.precisions)
+        for (int64_t nb : options.nb)
+            for (int64_t n : options.n)
+                for (int64_t m : options.m)
+                    for (int64_t k : options.k)
+                        for (int64_t nrhs : options.nrhs)
+                            cases.push_back({p, m ? m : n, n, k ? k : n, nrhs,
+                                             options.scales.empty() ? std::vector<int>{int(nb)} : options.scales});
+    return cases;
+}
+
+Result run_case(const Operation& operation, const Run& r) {
+    Result res = r.c.precision == 's' ? operation.single(r) : operation.dbl(r);
+    res.flops = routine_flops(operation.name, r.c);
+    return res;
+}
+
+bool passed(const Operation& operation, const Result& res) {
+    return res.info == 0 && std::isfinite(res.residual) && res.residual < operation.threshold;
+}
+
+}  // namespace grain::testing::driver

@@ -1,0 +1,60 @@
+#pragma once
+// The routines grain_testing runs: one runner per routine sets up a case's matrices,
+// times grain on them and, as the options ask, the vendor routine and the check.
+#include <grain/grain.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "testing_drivers/checks.hpp"
+#include "testing_drivers/testing/options.hpp"
+
+namespace grain::testing::driver {
+
+struct Case {
+    char precision;
+    int64_t m, n, k, nrhs;
+    std::vector<int> scales;  // scales[0] is the tile size
+};
+
+struct Result {
+    double time = 0, flops = 0;
+    grain::Statistics statistics;  // of the timed run
+    double vendor_time = 0;
+    double to_gpu_bytes = 0, from_gpu_bytes = 0;  // moved during grain's run (GPU runs)
+    double residual = 0;
+    int info = 0;
+};
+
+struct Run {
+    const Options& options;  // options.op: the routine
+    const Case& c;
+    Random& rng;
+    grain::Runtime& runtime;
+    int threads;
+
+    // Whether --vendor times the GPU baseline (cuBLAS / cuSOLVER) of this run.
+    bool gpu_vendor() const { return options.vendor && runtime.ngpu() > 0; }
+};
+
+struct Operation {
+    const char* name;
+    double threshold;  // residual bound (design.md)
+    Result (*single)(const Run&);
+    Result (*dbl)(const Run&);
+};
+
+// The operation -o names; usage_error if there is none.
+const Operation& find_operation(const std::string& name);
+
+// Every combination of the options' precisions and sizes, in the table's order.
+std::vector<Case> cases_of(const Options& options);
+
+// One run of r.c, in its precision, with its flops.
+Result run_case(const Operation& operation, const Run& r);
+
+// Whether a checked run passed: info 0 and a residual under the operation's bound.
+bool passed(const Operation& operation, const Result& res);
+
+}  // namespace grain::testing::driver
