@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Fails when a file includes from a layer above its own (doc/design.md, "Layers").
 # Layers, bottom first; a file may include its own layer and those below:
-#   0 include/grain   public API
-#   1 src/base        vocabulary: kernel table, scalar traits, settings, constants
-#   2 src/kernels     device kernels
-#   3 src/starpu      tiles, handles, codelets, kernel tasks, models
-#   4 src/sched       scheduling policies
-#   5 recursion, algorithms   recursive tile tasks and the loop nests they refine into
-#   6 lp              the granularity LP and its split policy
-#   7 src/api         routines and Runtime, which wire the layers together
+#   1 include/grain   public API
+#   2 src/base        vocabulary: kernel table, scalar traits, settings, constants
+#   3 src/kernels     device kernels
+#   4 src/starpu      tiles, handles, codelets, kernel tasks, models
+#   5 src/sched       scheduling policies
+#   6 recursion, algorithms   recursive tile tasks and the loop nests they refine into
+#   7 lp              the granularity LP and its split policy
+#   8 src/api         routines and Runtime, which wire the layers together
 # Everything else (tests, drivers, examples, sim) is above them all.
 # Usage: scripts/check-layers.sh [ROOT]
 set -euo pipefail
@@ -17,14 +17,14 @@ cd "$root"
 
 rank() {
   case $1 in
-    include/grain/*) echo 0 ;;
-    src/base/*) echo 1 ;;
-    src/kernels/*) echo 2 ;;
-    src/starpu/*) echo 3 ;;
-    src/sched/*) echo 4 ;;
-    recursion/* | algorithms/*) echo 5 ;;
-    lp/*) echo 6 ;;
-    src/api/*) echo 7 ;;
+    include/grain/*) echo 1 ;;
+    src/base/*) echo 2 ;;
+    src/kernels/*) echo 3 ;;
+    src/starpu/*) echo 4 ;;
+    src/sched/*) echo 5 ;;
+    recursion/* | algorithms/*) echo 6 ;;
+    lp/*) echo 7 ;;
+    src/api/*) echo 8 ;;
     src/*) echo "check-layers.sh: $1 is in no layer: add its folder to this script" >&2; echo 99 ;;
     *) echo 100 ;;
   esac

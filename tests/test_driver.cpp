@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <vector>
 
+#include "src/base/kernel_table.hpp"
+
 namespace {
 
 struct Output {
@@ -122,13 +124,13 @@ TEST(Driver, LpPolicyReportsItsSolves) {
     EXPECT_LE(std::stod(rows[1][21]), std::stod(rows[1][22]));   // median <= max
     EXPECT_NE(o.out.find("# lp split ratios"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("# lp time: " + std::to_string(solves) + " solves, "), std::string::npos) << o.out;
-    // One line per solve, operation and level, after the header.
+    // One line per solve, kernel and level, after the header.
     FILE* f = std::fopen(stats.c_str(), "r");
     ASSERT_NE(f, nullptr);
     long lines = 0;
     for (int c; (c = std::fgetc(f)) != EOF;) lines += c == '\n';
     std::fclose(f);
-    EXPECT_EQ(lines, 1 + solves * 6 * 3);
+    EXPECT_EQ(lines, 1 + solves * long(grain::detail::kernel_count) * 3);
 }
 
 // The lp policy asks StarPU's models about the operations a run can submit only: asking a
