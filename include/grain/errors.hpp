@@ -6,8 +6,8 @@
 
 namespace grain {
 
-// An argument of a grain call is invalid; the message names the routine, the
-// argument and its value, e.g. "grain::potrf: nb = -1: must be positive".
+/// An argument of a grain call is invalid; the message names the routine, the
+/// argument and its value, e.g. "grain::potrf: nb = -1: must be positive".
 class invalid_argument : public std::invalid_argument {
 public:
     invalid_argument(const std::string& routine, const std::string& argument,
@@ -20,7 +20,7 @@ private:
     std::string argument_;
 };
 
-// The runtime could not do what was asked (StarPU failed to start, no runtime, ...).
+/// The runtime could not do what was asked (StarPU failed to start, no runtime, ...).
 class runtime_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

@@ -24,29 +24,29 @@ struct MatrixAccess;  // grain's own layers: the tiles behind a view
 template <typename T>
 class Matrix {
 public:
-    // An m x n matrix with nb x nb tiles in storage of its own (zero-filled).
+    /// An m x n matrix with nb x nb tiles in storage of its own (zero-filled).
     Matrix(int64_t m, int64_t n, int nb);
-    // The same with a ladder of tile scales, largest first; each divides the one above.
+    /// The same with a ladder of tile scales, largest first; each divides the one above.
     Matrix(int64_t m, int64_t n, std::vector<int> scales);
-    // An m x n matrix over a user's column-major array a with leading dimension lda.
+    /// An m x n matrix over a user's column-major array a with leading dimension lda.
     Matrix(int64_t m, int64_t n, int nb, T* a, int64_t lda);
     Matrix(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda);
 
     int64_t m() const { return m_; }
     int64_t n() const { return n_; }
-    int nb() const { return nb_; }  // the tile size at this view's level
-    const std::vector<int>& scales() const;  // the whole ladder, level 0 first
-    int level() const;                       // 0 for user matrices
-    int mt() const { return mt_; }  // number of tile rows
-    int nt() const { return nt_; }  // number of tile columns
-    int tile_rows(int i) const;     // rows of tile row i
-    int tile_cols(int j) const;     // columns of tile column j
+    int nb() const { return nb_; }  ///< the tile size at this view's level
+    const std::vector<int>& scales() const;  ///< the whole ladder, level 0 first
+    int level() const;                       ///< 0 for user matrices
+    int mt() const { return mt_; }  ///< number of tile rows
+    int nt() const { return nt_; }  ///< number of tile columns
+    int tile_rows(int i) const;     ///< rows of tile row i
+    int tile_cols(int j) const;     ///< columns of tile column j
 
-    // Copy a column-major array (leading dimension lda) into the matrix, and back.
+    /// Copy a column-major array (leading dimension lda) into the matrix, and back.
     void from_lapack(const T* a, int64_t lda);
     void to_lapack(T* a, int64_t lda) const;
 
-    // The view of tiles [i1, i2] x [j1, j2] (inclusive, as in SLATE).
+    /// The view of tiles [i1, i2] x [j1, j2] (inclusive, as in SLATE).
     Matrix sub(int i1, int i2, int j1, int j2) const;
 
 private:

@@ -15,7 +15,7 @@
 
 namespace grain {
 
-// C = alpha op(A) op(B) + beta C
+/// C = alpha op(A) op(B) + beta C
 template <typename T>
 Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta,
                    Matrix<T>& C);
@@ -23,40 +23,40 @@ template <typename T>
 int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta,
          Matrix<T>& C);
 
-// B = alpha op(A)^-1 B (side Left) or alpha B op(A)^-1 (side Right), A triangular
+/// B = alpha op(A)^-1 B (side Left) or alpha B op(A)^-1 (side Right), A triangular
 template <typename T>
 Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
                    Matrix<T>& B);
 template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B);
 
-// C = alpha op(A) op(A)^T + beta C, on the uplo triangle of C
+/// C = alpha op(A) op(A)^T + beta C, on the uplo triangle of C
 template <typename T>
 Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C);
 template <typename T>
 int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C);
 
-// Cholesky factorization A = L L^T (Lower) or U^T U (Upper), in place
+/// Cholesky factorization A = L L^T (Lower) or U^T U (Upper), in place
 template <typename T>
 Request potrf_async(Uplo uplo, Matrix<T>& A);
 template <typename T>
 int potrf(Uplo uplo, Matrix<T>& A);
 
-// Solve A X = B with A factored by potrf; X overwrites B
+/// Solve A X = B with A factored by potrf; X overwrites B
 template <typename T>
 Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B);
 template <typename T>
 int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B);
 
-// Factor and solve. The synchronous form leaves B untouched when the factorization
-// fails (as LAPACK); the asynchronous form pipelines both, so B is then undefined.
+/// Factor and solve. The synchronous form leaves B untouched when the factorization
+/// fails (as LAPACK); the asynchronous form pipelines both, so B is then undefined.
 template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
 template <typename T>
 int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
 
-// LU factorization without pivoting, A = L U (L unit lower), in place; info is the
-// first exactly zero pivot
+/// LU factorization without pivoting, A = L U (L unit lower), in place; info is the
+/// first exactly zero pivot
 template <typename T>
 Request getrf_nopiv_async(Matrix<T>& A);
 template <typename T>
@@ -74,7 +74,7 @@ int gesv_nopiv(Matrix<T>& A, Matrix<T>& B);
 
 // ---- LAPACK layout (column-major arrays) ----
 
-// Tile size of the LAPACK-layout overloads: GRAIN_NB if set, else 320.
+/// Tile size of the LAPACK-layout overloads: GRAIN_NB if set, else 320.
 int default_tile_size();
 
 template <typename T>

@@ -9,29 +9,29 @@
 namespace grain {
 
 struct RuntimeOptions {
-    // Number of CPU workers; -1: GRAIN_NCPU, else STARPU_NCPU, else StarPU's default.
+    /// Number of CPU workers; -1: GRAIN_NCPU, else STARPU_NCPU, else StarPU's default.
     int ncpu = -1;
-    // Number of GPU (CUDA) workers; -1: GRAIN_NGPU, else STARPU_NCUDA, else every GPU
-    // visible (none in a build without CUDA kernels, where a positive value is rejected).
+    /// Number of GPU (CUDA) workers; -1: GRAIN_NGPU, else STARPU_NCUDA, else every GPU
+    /// visible (none in a build without CUDA kernels, where a positive value is rejected).
     int ngpu = -1;
-    // GPU memory StarPU may use on each GPU, in MiB; -1: GRAIN_GPU_MEMORY, else
-    // STARPU_LIMIT_CUDA_MEM, else all of it.
+    /// GPU memory StarPU may use on each GPU, in MiB; -1: GRAIN_GPU_MEMORY, else
+    /// STARPU_LIMIT_CUDA_MEM, else all of it.
     int gpu_memory = -1;
-    // StarPU scheduling policy; empty: GRAIN_SCHED, else STARPU_SCHED, else "prio".
+    /// StarPU scheduling policy; empty: GRAIN_SCHED, else STARPU_SCHED, else "prio".
     std::string sched;
-    // Split policy of the recursive tasks (for matrices with several tile scales):
-    // "none", "all", "depth:D" (split down to level D), "random:P[:SEED]" (split each
-    // task with probability P), "lp" (ratios from a linear program re-solved every
-    // lp_period submitted tasks). Empty: GRAIN_SPLIT, else "none".
+    /// Split policy of the recursive tasks (for matrices with several tile scales):
+    /// "none", "all", "depth:D" (split down to level D), "random:P[:SEED]" (split each
+    /// task with probability P), "lp" (ratios from a linear program re-solved every
+    /// lp_period submitted tasks). Empty: GRAIN_SPLIT, else "none".
     std::string split;
-    // Submission window: the submitting thread waits while this many kernel tasks are
-    // in flight, so that split decisions see the machine's state. 0: unbounded;
-    // -1: GRAIN_WINDOW, else 32 per CPU worker (twice the ready tasks the lp policy
-    // wants per worker, so that its LP can find them without splitting).
+    /// Submission window: the submitting thread waits while this many kernel tasks are
+    /// in flight, so that split decisions see the machine's state. 0: unbounded;
+    /// -1: GRAIN_WINDOW, else 32 per CPU worker (twice the ready tasks the lp policy
+    /// wants per worker, so that its LP can find them without splitting).
     int window = -1;
-    // Split policy "lp": tasks submitted (split or not) between two solves of the
-    // granularity LP.
-    // -1: GRAIN_LP_PERIOD, else 50.
+    /// Split policy "lp": tasks submitted (split or not) between two solves of the
+    /// granularity LP.
+    /// -1: GRAIN_LP_PERIOD, else 50.
     int lp_period = -1;
 };
 
@@ -49,23 +49,23 @@ public:
 
     int ncpu() const { return ncpu_; }
     int ngpu() const { return ngpu_; }
-    // Whether this build of grain has GPU kernels.
+    /// Whether this build of grain has GPU kernels.
     static bool has_cuda();
-    // GPU memory limit per GPU in MiB, -1 for none.
+    /// GPU memory limit per GPU in MiB, -1 for none.
     int gpu_memory() const { return gpu_memory_; }
     const std::string& sched() const { return sched_; }
 
-    // The split policy and the window, changeable between routine calls.
+    /// The split policy and the window, changeable between routine calls.
     void set_split(const std::string& split);
     const std::string& split() const;
     void set_window(int window);
     int window() const;
 
-    // Task counts per operation and level since the start or the last reset.
+    /// Task counts per operation and level since the start or the last reset.
     Statistics statistics() const;
     void reset_statistics();
 
-    // Whether a Runtime is alive in this process.
+    /// Whether a Runtime is alive in this process.
     static bool active();
 
 private:

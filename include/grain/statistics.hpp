@@ -7,46 +7,46 @@
 namespace grain {
 
 struct TaskCounts {
-    int64_t submitted = 0;  // tile tasks the algorithms submitted (split or not)
-    int64_t split = 0;      // of which split into sub-tile tasks
-    int64_t ready = 0;      // kernels whose inputs became ready
-    int64_t started = 0;    // kernels a worker started
-    int64_t finished = 0;   // kernels that ran to completion
+    int64_t submitted = 0;  ///< tile tasks the algorithms submitted (split or not)
+    int64_t split = 0;      ///< of which split into sub-tile tasks
+    int64_t ready = 0;      ///< kernels whose inputs became ready
+    int64_t started = 0;    ///< kernels a worker started
+    int64_t finished = 0;   ///< kernels that ran to completion
 };
 
-// One solve of the granularity LP (split policy "lp").
+/// One solve of the granularity LP (split policy "lp").
 struct LpSolve {
-    double at = 0;                // seconds since the policy started or was reset
-    int64_t submitted = 0;        // tasks submitted by then (split or not, every level)
-    double milliseconds = 0;      // building the model and glp_simplex (wall time)
-    double cpu_milliseconds = 0;  // the same on the submitting thread's CPU clock: without the
-                                  // time the thread waited for a core that was running tasks
+    double at = 0;                ///< seconds since the policy started or was reset
+    int64_t submitted = 0;        ///< tasks submitted by then (split or not, every level)
+    double milliseconds = 0;      ///< building the model and glp_simplex (wall time)
+    double cpu_milliseconds = 0;  ///< the same on the submitting thread's CPU clock: without the
+                                  ///< time the thread waited for a core that was running tasks
     bool solved = false;
-    std::vector<double> pending;  // its inputs: pending tasks, [operation * levels + level]
-    std::vector<double> ratios;   // its targets: split ratios, same indexing
+    std::vector<double> pending;  ///< its inputs: pending tasks, [operation * levels + level]
+    std::vector<double> ratios;   ///< its targets: split ratios, same indexing
 };
 
 struct LpStatistics {
-    int64_t solves = 0;        // LP solves
-    int64_t failures = 0;      // solves GLPK could not complete (the last good ratios were kept)
-    int64_t uncalibrated = 0;  // durations the last solve estimated from flop counts (no history
-                               // yet), among the (operation, level, unit type) the run submitted
-    int levels = 0;            // of the ladder the ratios are for
-    std::vector<double> ratios;     // the last targets, [operation * levels + level]
-    std::vector<LpSolve> history;   // every solve
+    int64_t solves = 0;        ///< LP solves
+    int64_t failures = 0;      ///< solves GLPK could not complete (the last good ratios were kept)
+    int64_t uncalibrated = 0;  ///< durations the last solve estimated from flop counts (no history
+                               ///< yet), among the (operation, level, unit type) the run submitted
+    int levels = 0;            ///< of the ladder the ratios are for
+    std::vector<double> ratios;     ///< the last targets, [operation * levels + level]
+    std::vector<LpSolve> history;   ///< every solve
 };
 
 struct Statistics {
-    std::vector<std::string> operations;        // e.g. "gemm", "potrf"
-    std::vector<std::vector<TaskCounts>> counts;  // [operation][level]
-    LpStatistics lp;                            // empty unless the split policy is "lp"
-    // Tasks left whole because their output tile was valid only on a GPU when they
-    // were submitted, or was being written by a kernel (with GPUs: the tile will most
-    // likely be on a GPU; a split would move it through host memory).
+    std::vector<std::string> operations;        ///< e.g. "gemm", "potrf"
+    std::vector<std::vector<TaskCounts>> counts;  ///< [operation][level]
+    LpStatistics lp;                            ///< empty unless the split policy is "lp"
+    /// Tasks left whole because their output tile was valid only on a GPU when they
+    /// were submitted, or was being written by a kernel (with GPUs: the tile will most
+    /// likely be on a GPU; a split would move it through host memory).
     int64_t kept_whole_on_gpu = 0;
 
     int levels() const { return counts.empty() ? 0 : int(counts[0].size()); }
-    // One operation (by name) at one level; all operations with an empty name.
+    /// One operation (by name) at one level; all operations with an empty name.
     TaskCounts at(const std::string& operation, int level) const;
 };
 
