@@ -28,8 +28,21 @@ void check(cusolverStatus_t s, const char* what) {
     if (s != CUSOLVER_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(int(s)));
 }
 
+// Per precision: its CUDA data type, and cuBLAS's gemm (C = alpha A B + beta C, no transposes).
 template <typename T>
-constexpr cudaDataType data_type() { return sizeof(T) == sizeof(double) ? CUDA_R_64F : CUDA_R_32F; }
+constexpr cudaDataType data_type();
+template <>
+constexpr cudaDataType data_type<float>() { return CUDA_R_32F; }
+template <>
+constexpr cudaDataType data_type<double>() { return CUDA_R_64F; }
+cublasStatus_t cublas_gemm(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const float* alpha, const float* a,
+                           const float* b, const float* beta, float* c) {
+    return cublasSgemm_64(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, m, b, k, beta, c, m);
+}
+cublasStatus_t cublas_gemm(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const double* alpha, const double* a,
+                           const double* b, const double* beta, double* c) {
+    return cublasDgemm_64(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, m, b, k, beta, c, m);
+}
 
 // Device buffers of one baseline run, freed together; the run is skipped (NaN) when
 // they would exceed the limit or the GPU's free memory.
@@ -150,10 +163,7 @@ double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, c
         upload(da, a, m, k, lda);
         upload(db, b, k, n, ldb);
         upload(dc, c, m, n, ldc);
-        if constexpr (sizeof(T) == sizeof(double))
-            check(cublasDgemm_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, da, m, db, k, &beta, dc, m), "cublasDgemm");
-        else
-            check(cublasSgemm_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, da, m, db, k, &beta, dc, m), "cublasSgemm");
+        check(cublas_gemm(handle, m, n, k, &alpha, da, db, &beta, dc), "cublas gemm");
     });
 }
 
