@@ -5,7 +5,7 @@
 #    some of its kernels on the cores (84 of 816 when written; at nb=512 the GPU is so much
 #    faster that none is worth a core), and every kernel exactly once (the workers' counts
 #    add up to the driver's). Before the cores' expected-time rule
-#    (src/sched/darts_policy.cpp), they took only tasks below a size that was 0 by
+#    (src/sched/darts_cores.cpp), they took only tasks below a size that was 0 by
 #    default: in grain's routines, where every kernel has a GPU version, they ran nothing.
 # 2. The cores leave the GPU what it would run sooner: on 15 cores, a dpotrf n=8192
 #    nb=1024 runs every kernel on the GPU (as under dmdar). A task that only the loads

@@ -165,8 +165,7 @@ bool Darts::fill(Gpu& g, bool may_pick) {
     // Lines 4-11: the data whose load frees the most tasks; plan them all. Ties, which
     // Algorithm 5 breaks at random, go first to the data that frees the most urgent
     // task: all tasks have priority 0 in the paper's sets, but in a factorization the
-    // critical path waits otherwise (potrf n=16384 nb=1024 on a simulated GPU + 1 core:
-    // 4839 -> 4939 GFlop/s, dmdar 4925).
+    // critical path waits otherwise.
     const DataId best = best_data(
         g,
         [&](DataId d) {
@@ -189,11 +188,8 @@ bool Darts::fill(Gpu& g, bool may_pick) {
     // Lines 12-13: a task that needs several loads; with three_inputs, one of those
     // freed by the data that completes the most tasks with one more load. Otherwise a
     // random one of the most urgent (Algorithm 5: of all; the paper's sets have one
-    // priority). A factorization's trailing update is such a set, and the task on its
-    // critical path came at random: simulated, getrf_nopiv n = 16384 on the ladder
-    // 2048,1024,512 (--lp-period 40, 15 cores + GPU), the update of the next panel ran
-    // 43rd of the first step's 49, and the next panel's factorization started at 221 ms
-    // (dmdar: 77); 5312 -> 5760 GFlop/s (dmdar 5726).
+    // priority): in a factorization's trailing update no data frees a task alone, and a
+    // pick among all its tasks would leave the one on the critical path to chance.
     if (!may_pick) return false;
     TaskId t = no_task;
     if (options_.three_inputs) {
@@ -221,9 +217,7 @@ TaskId Darts::pop(int k) {
     // A task that needs no load and is more urgent than the next planned one goes before
     // it: the planned tasks (plan_ahead) wait in the order their data were chosen, while a
     // task released by the one a GPU just ran often lies on the critical path. Equal
-    // priorities (the paper's sets) keep Algorithm 5's order. Simulated, 15 cores + one
-    // V100-like GPU, nb = 1024: potrf n = 4096 2206 -> 2402 GFlop/s, getrf_nopiv
-    // n = 4096 2778 -> 3030 (dmdar 2408, 3100).
+    // priorities (the paper's sets) keep Algorithm 5's order.
     if (!g.loaded.empty() && !g.planned.empty() &&
         priority_[size_t(g.loaded.begin()->second)] > priority_[size_t(g.planned.front())]) {
         const TaskId t = g.loaded.begin()->second;
@@ -242,9 +236,8 @@ void Darts::plan_ahead(int k, size_t tasks) {
     // With several GPUs, ahead of need only tasks that need no load or whose load frees
     // them: a task with several inputs to load (lines 12-13) waits until k has nothing
     // planned. Picked early, it loads data another GPU may load too, on the bus they
-    // share (simulated 3D product on 4 GPUs, N = 5, darts-3inputs: 70 loads, 10117
-    // GFlop/s -> 64, 11038). A single GPU loads nothing twice, and gains from loading
-    // such a task's inputs early (simulated potrf/getrf_nopiv, GPU + 15 cores: 4-9 %).
+    // share. A single GPU loads nothing twice, and gains from loading such a task's
+    // inputs early.
     while (g.planned.size() < tasks && fill(g, gpus() == 1 || g.planned.empty())) {
     }
 }

@@ -1,0 +1,95 @@
+// The darts policies: one starpu_sched_policy per variant, and the choice of one before
+// starpu_init, which is also when GRAIN_DARTS_PREFETCH is read and checked (StarPU's
+// callbacks must not throw).
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "darts_policy.hpp"
+#include "darts_state.hpp"
+#include "darts_tuning.hpp"
+#include "src/base/env.hpp"
+
+namespace grain::detail::sched {
+
+namespace {
+
+using policy::Variant;
+
+const Variant variants[] = {
+    {"darts", "DARTS with LUF eviction (grain)", {}, true, false},
+    {"darts-lru", "DARTS with LRU eviction (grain)", {}, false, false},
+    {"darts-3inputs", "DARTS, 3inputs variant, with LUF eviction (grain)", {true, false}, true, false},
+    {"darts-opti", "DARTS, OPTI variant, with LUF eviction (grain)", {false, true}, true, false},
+    {"darts-wb", "DARTS with LUF eviction, outputs written home as tasks end (grain)", {}, true, true},
+};
+constexpr size_t variant_count = sizeof(variants) / sizeof(variants[0]);
+
+// The index of the variant called `name`; variant_count if none is.
+size_t variant_index(const std::string& name) {
+    const auto named = [&](const Variant& v) { return name == v.name; };
+    return size_t(std::find_if(std::begin(variants), std::end(variants), named) - std::begin(variants));
+}
+
+// GRAIN_DARTS_PREFETCH as select_policy read it, for the next init; unset: the default
+// (tuning::prefetch_gpus_only, or prefetch_with_cores).
+std::optional<size_t> prefetch_setting;
+
+std::optional<size_t> prefetch_from_environment(const std::string& policy) {
+    const auto v = env_integer(policy.c_str(), {"GRAIN_DARTS_PREFETCH"}, tuning::prefetch_min, tuning::prefetch_max,
+                               "must be a non-negative integer (the tasks a GPU plans and prefetches ahead; "
+                               "0: DARTS as published)");
+    if (!v) return std::nullopt;
+    return size_t(v->value);
+}
+
+// StarPU's init_sched gets only the context: one instantiation per variant.
+template <size_t V>
+void init_variant(unsigned ctx) {
+    policy::init(ctx, variants[V], prefetch_setting);
+}
+
+template <size_t V>
+starpu_sched_policy make_policy() {
+    starpu_sched_policy p{};
+    p.init_sched = init_variant<V>;
+    p.deinit_sched = policy::deinit;
+    p.submit_hook = policy::submitted;
+    p.push_task = policy::push;
+    p.pop_task = policy::pop;
+    p.post_exec_hook = policy::post_exec;
+    p.policy_name = variants[V].name;
+    p.policy_description = variants[V].description;
+    p.worker_type = STARPU_WORKER_LIST;
+    return p;
+}
+
+// One policy per entry of `variants`.
+template <size_t... V>
+std::array<starpu_sched_policy, sizeof...(V)> make_policies(std::index_sequence<V...>) {
+    return {make_policy<V>()...};
+}
+
+}  // namespace
+
+bool is_darts_policy(const std::string& name) { return variant_index(name) < variant_count; }
+
+std::string select_policy(starpu_conf& conf, const std::string& name) {
+    static std::array<starpu_sched_policy, variant_count> policies =
+        make_policies(std::make_index_sequence<variant_count>());
+    const size_t v = variant_index(name);
+    if (v == variant_count) {
+        conf.sched_policy = nullptr;
+        conf.sched_policy_name = name.c_str();
+        return name;
+    }
+    prefetch_setting = prefetch_from_environment(name);  // throws before conf changes
+    conf.sched_policy = &policies[v];
+    conf.sched_policy_name = nullptr;
+    return "";
+}
+
+}  // namespace grain::detail::sched
