@@ -192,5 +192,33 @@ TEST(Runtime, EnvironmentChoosesWorkersAndScheduler) {
     ::unsetenv("GRAIN_SCHED");
 }
 
+// Every integer setting read from the environment refuses a value that does not parse,
+// naming its variable, before StarPU starts (a Runtime can be made right after).
+TEST(Runtime, BadSettingsInTheEnvironmentAreRefusedByName) {
+    const struct {
+        const char* variable;
+        const char* value;
+        const char* sched;
+    } cases[] = {{"GRAIN_WINDOW", "12x", "prio"},      {"GRAIN_LP_PERIOD", "-3", "prio"},
+                 {"GRAIN_GPU_MEMORY", "lots", "prio"}, {"GRAIN_DARTS_PREFETCH", "abc", "darts"},
+                 {"GRAIN_DARTS_PREFETCH", "-1", "darts"}};
+    for (const auto& c : cases) {
+        SCOPED_TRACE(std::string(c.variable) + "=" + c.value);
+        ::setenv(c.variable, c.value, 1);
+        RuntimeOptions options;
+        options.sched = c.sched;
+        try {
+            Runtime runtime(options);
+            ADD_FAILURE() << "accepted";
+        } catch (const grain::invalid_argument& e) {
+            EXPECT_EQ(e.argument(), c.variable);
+        }
+        ::unsetenv(c.variable);
+        EXPECT_FALSE(Runtime::active());
+        Runtime runtime(options);  // StarPU was left down: it starts again
+        EXPECT_TRUE(Runtime::active());
+    }
+}
+
 }  // namespace
 }  // namespace grain::test
