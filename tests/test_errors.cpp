@@ -100,5 +100,72 @@ TEST(Errors, RuntimeOptions) {
     EXPECT_THROW(Runtime(), grain::runtime_error);  // one is alive already
 }
 
+// Every enum argument of every routine is checked, in both layouts and the _async forms:
+// a value that is none of the enum's letters is refused, naming the argument.
+TEST(Errors, EnumArgumentsAreChecked) {
+    Matrix<double> A(20, 20, 16), B(20, 20, 16), C(20, 20, 16);
+    std::vector<double> a(400), b(400), c(400);
+    const Op bad_op = Op('X');
+    const Uplo bad_uplo = Uplo('X');
+    const Side bad_side = Side('Q');
+    const Diag bad_diag = Diag('Z');
+    const Op N = Op::NoTrans;
+    const Uplo L = Uplo::Lower;
+    expect_invalid("transa", [&] { gemm(bad_op, N, 1.0, A, B, 0.0, C); });
+    expect_invalid("transb", [&] { gemm_async(N, bad_op, 1.0, A, B, 0.0, C); });
+    expect_invalid("transa", [&] { gemm(bad_op, N, 20, 20, 20, 1.0, a.data(), 20, b.data(), 20, 0.0, c.data(), 20); });
+    expect_invalid("side", [&] { trsm(bad_side, L, N, Diag::Unit, 1.0, A, B); });
+    expect_invalid("uplo", [&] { trsm_async(Side::Left, bad_uplo, N, Diag::Unit, 1.0, A, B); });
+    expect_invalid("trans", [&] { trsm(Side::Left, L, bad_op, Diag::Unit, 1.0, A, B); });
+    expect_invalid("diag", [&] { trsm(Side::Left, L, N, bad_diag, 20, 20, 1.0, a.data(), 20, b.data(), 20); });
+    expect_invalid("uplo", [&] { syrk(bad_uplo, N, 1.0, A, 0.0, C); });
+    expect_invalid("trans", [&] { syrk(L, bad_op, 20, 20, 1.0, a.data(), 20, 0.0, c.data(), 20); });
+    expect_invalid("uplo", [&] { potrf(bad_uplo, A); });
+    expect_invalid("uplo", [&] { potrf_async(Uplo('l' + 1), A); });
+    expect_invalid("uplo", [&] { potrf(bad_uplo, 20, a.data(), 20); });
+    expect_invalid("uplo", [&] { potrs(bad_uplo, A, B); });
+    expect_invalid("uplo", [&] { posv(bad_uplo, A, B); });
+    expect_invalid("uplo", [&] { posv_async(bad_uplo, A, B); });
+    expect_invalid("uplo", [&] { posv(bad_uplo, 20, 20, a.data(), 20, b.data(), 20); });
+    for (const double x : a) EXPECT_EQ(x, 0.0);  // refused before any write
+}
+
+// Lowercase letters mean what LAPACK takes them to mean, and so does a real Op 'C'
+// (the transpose): each call gives what the same call with the enum's own values gives.
+TEST(Errors, LapackLettersMeanWhatLapackSays) {
+    const int n = 45;
+    const auto same = [](const Array<double>& x, const Array<double>& y) {
+        double diff = 0, norm = 0;
+        for (int64_t j = 0; j < x.n; ++j)
+            for (int64_t i = 0; i < x.m; ++i) {
+                diff = std::max(diff, std::abs(x(i, j) - y(i, j)));
+                norm = std::max(norm, std::abs(y(i, j)));
+            }
+        return diff <= 1e-13 * norm;
+    };
+    const Array<double> spd = random_array<double>(n, n, Kind::Spd, rng());
+    for (const auto& [letter, uplo] : {std::pair{'l', Uplo::Lower}, std::pair{'u', Uplo::Upper}}) {
+        Matrix<double> X = tiles_of(spd, nb), Y = tiles_of(spd, nb);
+        ASSERT_EQ(potrf(Uplo(letter), X), 0);
+        ASSERT_EQ(potrf(uplo, Y), 0);
+        EXPECT_TRUE(same(to_array(X), to_array(Y))) << letter;
+    }
+    const Array<double> g = random_array<double>(n, n, Kind::General, rng());
+    const Array<double> tri = random_array<double>(n, n, Kind::DiagonallyDominant, rng());
+    Matrix<double> A = tiles_of(g, nb), B = tiles_of(g, nb), T = tiles_of(tri, nb);
+    Matrix<double> C1(n, n, nb), C2(n, n, nb);
+    ASSERT_EQ(gemm(Op('C'), Op('n'), 1.0, A, B, 0.0, C1), 0);
+    ASSERT_EQ(gemm(Op::Trans, Op::NoTrans, 1.0, A, B, 0.0, C2), 0);
+    EXPECT_TRUE(same(to_array(C1), to_array(C2)));
+    Matrix<double> X1 = tiles_of(g, nb), X2 = tiles_of(g, nb);
+    ASSERT_EQ(trsm(Side('r'), Uplo('u'), Op('t'), Diag('u'), 2.0, T, X1), 0);
+    ASSERT_EQ(trsm(Side::Right, Uplo::Upper, Op::Trans, Diag::Unit, 2.0, T, X2), 0);
+    EXPECT_TRUE(same(to_array(X1), to_array(X2)));
+    Matrix<double> S1(n, n, nb), S2(n, n, nb);
+    ASSERT_EQ(syrk(Uplo('u'), Op('c'), 1.0, A, 0.0, S1), 0);
+    ASSERT_EQ(syrk(Uplo::Upper, Op::Trans, 1.0, A, 0.0, S2), 0);
+    EXPECT_TRUE(same(to_array(S1), to_array(S2)));
+}
+
 }  // namespace
 }  // namespace grain::test

@@ -1,7 +1,10 @@
 // Public routines: argument checks, then the algorithms on one Request.
 #include "grain/routines.hpp"
 
+#include <cctype>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "algorithms/algorithms.hpp"
 #include "grain/errors.hpp"
@@ -111,6 +114,42 @@ void check_solve(const char* routine, const Matrix<T>& A, const Matrix<T>& B) {
     require_disjoint(routine, B, "B", A, "A");
 }
 
+// Enum arguments as LAPACK reads them: either case, and in real precision a conjugate
+// transpose ('C') is the transpose. Anything else is refused, naming the argument.
+std::string quoted(char c) {
+    return c >= ' ' && c <= '~' ? std::string("'") + c + "'" : "char " + std::to_string(int(c));
+}
+
+// One enum's letters (uppercase; either case is accepted) and what each means.
+template <typename E>
+E checked(const char* routine, const char* name, E v, std::initializer_list<std::pair<char, E>> letters,
+          const char* why) {
+    const char c = char(std::toupper(static_cast<unsigned char>(char(v))));
+    for (const auto& [letter, value] : letters)
+        if (c == letter) return value;
+    throw invalid_argument(routine, name, quoted(char(v)), why);
+}
+
+Uplo checked(const char* routine, const char* name, Uplo v) {
+    return checked(routine, name, v, {{'L', Uplo::Lower}, {'U', Uplo::Upper}},
+                   "must be Uplo::Lower ('L') or Uplo::Upper ('U')");
+}
+
+Op checked(const char* routine, const char* name, Op v) {
+    return checked(routine, name, v, {{'N', Op::NoTrans}, {'T', Op::Trans}, {'C', Op::Trans}},
+                   "must be Op::NoTrans ('N') or Op::Trans ('T'; 'C' means it in real precision)");
+}
+
+Side checked(const char* routine, const char* name, Side v) {
+    return checked(routine, name, v, {{'L', Side::Left}, {'R', Side::Right}},
+                   "must be Side::Left ('L') or Side::Right ('R')");
+}
+
+Diag checked(const char* routine, const char* name, Diag v) {
+    return checked(routine, name, v, {{'N', Diag::NonUnit}, {'U', Diag::Unit}},
+                   "must be Diag::NonUnit ('N') or Diag::Unit ('U')");
+}
+
 // A user's column-major array as a matrix, checked under the routine's name.
 template <typename T>
 Matrix<T> wrap(const char* routine, const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld) {
@@ -135,29 +174,43 @@ int default_tile_size() {
 
 template <typename T>
 Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
+    transa = checked("grain::gemm", "transa", transa);
+    transb = checked("grain::gemm", "transb", transb);
     check_gemm("grain::gemm", transa, transb, A, B, C);
     return submit(C, [&](const Context& ctx) { algorithms::gemm(ctx, transa, transb, alpha, A, B, beta, C); });
 }
 
 template <typename T>
 int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
+    transa = checked("grain::gemm", "transa", transa);
+    transb = checked("grain::gemm", "transb", transb);
     return gemm_async(transa, transb, alpha, A, B, beta, C).wait();
 }
 
 template <typename T>
 Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
+    side = checked("grain::trsm", "side", side);
+    uplo = checked("grain::trsm", "uplo", uplo);
+    trans = checked("grain::trsm", "trans", trans);
+    diag = checked("grain::trsm", "diag", diag);
     check_trsm("grain::trsm", side, A, B);
     return submit(B, [&](const Context& ctx) { algorithms::trsm(ctx, side, uplo, trans, diag, alpha, A, B); });
 }
 
 template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
+    side = checked("grain::trsm", "side", side);
+    uplo = checked("grain::trsm", "uplo", uplo);
+    trans = checked("grain::trsm", "trans", trans);
+    diag = checked("grain::trsm", "diag", diag);
     return trsm_async(side, uplo, trans, diag, alpha, A, B).wait();
 }
 
 template <typename T>
 Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
     const char* routine = "grain::syrk";
+    uplo = checked(routine, "uplo", uplo);
+    trans = checked(routine, "trans", trans);
     require_runtime(routine);
     require_same_tiles(routine, A, "C", C);
     require_square(routine, "C", C);
@@ -168,11 +221,14 @@ Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Mat
 
 template <typename T>
 int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
+    uplo = checked("grain::syrk", "uplo", uplo);
+    trans = checked("grain::syrk", "trans", trans);
     return syrk_async(uplo, trans, alpha, A, beta, C).wait();
 }
 
 template <typename T>
 Request potrf_async(Uplo uplo, Matrix<T>& A) {
+    uplo = checked("grain::potrf", "uplo", uplo);
     require_runtime("grain::potrf");
     require_square("grain::potrf", "A", A);
     return submit(A, [&](const Context& ctx) { algorithms::potrf(ctx, uplo, A); });
@@ -180,22 +236,26 @@ Request potrf_async(Uplo uplo, Matrix<T>& A) {
 
 template <typename T>
 int potrf(Uplo uplo, Matrix<T>& A) {
+    uplo = checked("grain::potrf", "uplo", uplo);
     return potrf_async(uplo, A).wait();
 }
 
 template <typename T>
 Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
+    uplo = checked("grain::potrs", "uplo", uplo);
     check_solve("grain::potrs", A, B);
     return submit(A, [&](const Context& ctx) { algorithms::potrs(ctx, uplo, A, B); });
 }
 
 template <typename T>
 int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
+    uplo = checked("grain::potrs", "uplo", uplo);
     return potrs_async(uplo, A, B).wait();
 }
 
 template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
+    uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
     return submit(A, [&](const Context& ctx) {
         algorithms::potrf(ctx, uplo, A);
@@ -205,6 +265,7 @@ Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
+    uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
     const int info = potrf(uplo, A);
     return info != 0 ? info : potrs(uplo, A, B);
@@ -254,6 +315,8 @@ template <typename T>
 int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
          int64_t ldb, T beta, T* c, int64_t ldc) {
     const char* routine = "grain::gemm";
+    transa = checked(routine, "transa", transa);
+    transb = checked(routine, "transb", transb);
     require_size(routine, "m", m), require_size(routine, "n", n), require_size(routine, "k", k);
     const bool na = transa == Op::NoTrans, nb = transb == Op::NoTrans;
     const Matrix<T> A = wrap(routine, "lda", na ? m : k, na ? k : m, a, lda);
@@ -266,6 +329,10 @@ template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, T* b,
          int64_t ldb) {
     const char* routine = "grain::trsm";
+    side = checked(routine, "side", side);
+    uplo = checked(routine, "uplo", uplo);
+    trans = checked(routine, "trans", trans);
+    diag = checked(routine, "diag", diag);
     require_size(routine, "m", m), require_size(routine, "n", n);
     const int64_t order = side == Side::Left ? m : n;
     const Matrix<T> A = wrap(routine, "lda", order, order, a, lda);
@@ -276,6 +343,8 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
 template <typename T>
 int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c, int64_t ldc) {
     const char* routine = "grain::syrk";
+    uplo = checked(routine, "uplo", uplo);
+    trans = checked(routine, "trans", trans);
     require_size(routine, "n", n), require_size(routine, "k", k);
     const bool na = trans == Op::NoTrans;
     const Matrix<T> A = wrap(routine, "lda", na ? n : k, na ? k : n, a, lda);
@@ -285,6 +354,7 @@ int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t
 
 template <typename T>
 int potrf(Uplo uplo, int64_t n, T* a, int64_t lda) {
+    uplo = checked("grain::potrf", "uplo", uplo);
     require_size("grain::potrf", "n", n);
     Matrix<T> A = wrap("grain::potrf", "lda", n, n, a, lda);
     return potrf(uplo, A);
@@ -292,6 +362,7 @@ int potrf(Uplo uplo, int64_t n, T* a, int64_t lda) {
 
 template <typename T>
 int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
+    uplo = checked("grain::potrs", "uplo", uplo);
     require_size("grain::potrs", "n", n), require_size("grain::potrs", "nrhs", nrhs);
     const Matrix<T> A = wrap("grain::potrs", "lda", n, n, a, lda);
     Matrix<T> B = wrap("grain::potrs", "ldb", n, nrhs, b, ldb);
@@ -300,6 +371,7 @@ int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int
 
 template <typename T>
 int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
+    uplo = checked("grain::posv", "uplo", uplo);
     require_size("grain::posv", "n", n), require_size("grain::posv", "nrhs", nrhs);
     Matrix<T> A = wrap("grain::posv", "lda", n, n, a, lda);
     Matrix<T> B = wrap("grain::posv", "ldb", n, nrhs, b, ldb);
