@@ -76,6 +76,13 @@ TEST(Errors, LapackLayoutArguments) {
     expect_invalid("m", [&] { getrf_nopiv(int64_t(-3), int64_t(4), a.data(), 4); });
     ::setenv("GRAIN_NB", "zero", 1);
     expect_invalid("GRAIN_NB", [&] { potrf(Uplo::Lower, int64_t(4), a.data(), 4); });
+    ::setenv("GRAIN_NB", "70000", 1);  // the message says the real limit
+    try {
+        potrf(Uplo::Lower, int64_t(4), a.data(), 4);
+        ADD_FAILURE() << "GRAIN_NB=70000 accepted";
+    } catch (const grain::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("from 1 to 65536"), std::string::npos) << e.what();
+    }
     ::unsetenv("GRAIN_NB");
 }
 

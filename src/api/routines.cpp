@@ -166,7 +166,8 @@ void require_size(const char* routine, const char* name, int64_t value) {
 }  // namespace
 
 int default_tile_size() {
-    const auto nb = detail::env_integer("grain::default_tile_size", {"GRAIN_NB"}, 1, 1 << 16, "must be a positive integer");
+    const auto nb = detail::env_integer("grain::default_tile_size", {"GRAIN_NB"}, 1, 1 << 16,
+                                        "the tile size of the LAPACK-layout routines");
     return nb ? int(nb->value) : detail::default_tile_size;
 }
 

@@ -2,10 +2,23 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <limits>
 
 #include "grain/errors.hpp"
 
 namespace grain::detail {
+
+namespace {
+
+// What a valid value is, with its real limits.
+std::string expected(long min, long max, const std::string& why) {
+    std::string text = max == std::numeric_limits<long>::max()
+                           ? "must be an integer >= " + std::to_string(min)
+                           : "must be an integer from " + std::to_string(min) + " to " + std::to_string(max);
+    return why.empty() ? text : text + " (" + why + ")";
+}
+
+}  // namespace
 
 std::optional<Setting<long>> env_integer(const char* who, std::initializer_list<const char*> variables, long min,
                                          long max, const std::string& why) {
@@ -15,7 +28,8 @@ std::optional<Setting<long>> env_integer(const char* who, std::initializer_list<
         char* end = nullptr;
         errno = 0;
         const long value = std::strtol(text, &end, 10);
-        if (*end != '\0' || errno != 0 || value < min || value > max) throw invalid_argument(who, name, text, why);
+        if (*end != '\0' || errno != 0 || value < min || value > max)
+            throw invalid_argument(who, name, text, expected(min, max, why));
         return Setting<long>{value, name};
     }
     return std::nullopt;
@@ -32,7 +46,7 @@ std::optional<Setting<std::string>> env_text(std::initializer_list<const char*> 
 Setting<int> resolve_count(const char* who, int option, const char* option_name,
                            std::initializer_list<const char*> variables, int fallback) {
     if (option >= 0) return {option, option_name};
-    if (const auto v = env_integer(who, variables, 0, 1 << 20, "must be a non-negative integer"))
+    if (const auto v = env_integer(who, variables, 0, 1 << 20, ""))
         return {int(v->value), v->source};
     return {fallback, option_name};
 }

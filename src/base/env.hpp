@@ -17,7 +17,8 @@ struct Setting {
 };
 
 // The first of `variables` set, as an integer in [min, max]; none if no variable is
-// set. Else throws invalid_argument(who, variable, its text, why).
+// set. Else throws invalid_argument(who, variable, its text, ...) saying the range, and
+// `why` (what the value means) if not empty.
 std::optional<Setting<long>> env_integer(const char* who, std::initializer_list<const char*> variables, long min,
                                          long max, const std::string& why);
 

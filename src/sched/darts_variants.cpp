@@ -41,8 +41,7 @@ std::optional<size_t> prefetch_setting;
 std::optional<size_t> prefetch_from_environment(const std::string& policy) {
     const std::string who = "grain::Runtime (" + policy + ")";
     const auto v = env_integer(who.c_str(), {"GRAIN_DARTS_PREFETCH"}, tuning::prefetch_min, tuning::prefetch_max,
-                               "must be a non-negative integer (the tasks a GPU plans and prefetches ahead; "
-                               "0: DARTS as published)");
+                               "the tasks a GPU plans and prefetches ahead; 0: DARTS as published");
     if (!v) return std::nullopt;
     return size_t(v->value);
 }
