@@ -1,6 +1,8 @@
 #include "split_policy.hpp"
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <iterator>
 
 #include "grain/errors.hpp"
@@ -37,11 +39,15 @@ private:
     std::mt19937_64 generator_;
 };
 
+// A finite number (NaN and infinities are not: "random:nan" never split).
 bool parse_number(const std::string& text, double& value) {
     char* end = nullptr;
     value = std::strtod(text.c_str(), &end);
-    return !text.empty() && *end == '\0';
+    return !text.empty() && *end == '\0' && std::isfinite(value);
 }
+
+// A whole number in [0, limit), checked before any conversion.
+bool whole(double value, double limit) { return value >= 0 && value < limit && value == std::floor(value); }
 
 }  // namespace
 
@@ -55,7 +61,7 @@ std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const st
     const std::string kind = spec.substr(0, colon), rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
     if (kind == "depth") {
         double depth = 0;
-        if (!parse_number(rest, depth) || depth < 0 || depth != double(int(depth)))
+        if (!parse_number(rest, depth) || !whole(depth, double(std::numeric_limits<int>::max())))
             throw fail("depth:D needs an integer D >= 0");
         return std::make_unique<SplitToDepth>(int(depth));
     }
@@ -65,7 +71,7 @@ std::unique_ptr<SplitPolicy> make_split_policy(const std::string& spec, const st
         if (!parse_number(rest.substr(0, colon2), p) || p < 0 || p > 1)
             throw fail("random:P needs a probability P in [0, 1]");
         if (colon2 != std::string::npos &&
-            (!parse_number(rest.substr(colon2 + 1), seed) || seed < 0 || seed != double(uint64_t(seed))))
+            (!parse_number(rest.substr(colon2 + 1), seed) || !whole(seed, 0x1p64)))
             throw fail("random:P:SEED needs an integer SEED >= 0");
         return std::make_unique<SplitRandom>(p, uint64_t(seed));
     }

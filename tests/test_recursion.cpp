@@ -57,6 +57,11 @@ TEST(Recursion, SplitPoliciesAreChecked) {
         }
     }
     EXPECT_EQ(test_runtime().split(), "none");  // unchanged by the failures
+    // Not finite, or beyond what the policy can hold: refused, not read as some number.
+    for (const char* bad : {"random:nan", "random:-nan", "random:inf", "depth:nan", "depth:inf", "depth:1e300",
+                            "random:0.5:nan", "random:0.5:1e30", "random:0.5:-1"}) {
+        EXPECT_THROW(test_runtime().set_split(bad), grain::invalid_argument) << bad;
+    }
     for (const char* good : {"none", "all", "depth:0", "depth:2", "random:0.25", "random:1:7"})
         EXPECT_NO_THROW(test_runtime().set_split(good)) << good;
     test_runtime().set_split("none");
