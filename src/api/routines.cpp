@@ -183,8 +183,6 @@ Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matr
 
 template <typename T>
 int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
-    transa = checked("grain::gemm", "transa", transa);
-    transb = checked("grain::gemm", "transb", transb);
     return gemm_async(transa, transb, alpha, A, B, beta, C).wait();
 }
 
@@ -200,10 +198,6 @@ Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Mat
 
 template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
-    side = checked("grain::trsm", "side", side);
-    uplo = checked("grain::trsm", "uplo", uplo);
-    trans = checked("grain::trsm", "trans", trans);
-    diag = checked("grain::trsm", "diag", diag);
     return trsm_async(side, uplo, trans, diag, alpha, A, B).wait();
 }
 
@@ -222,8 +216,6 @@ Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Mat
 
 template <typename T>
 int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
-    uplo = checked("grain::syrk", "uplo", uplo);
-    trans = checked("grain::syrk", "trans", trans);
     return syrk_async(uplo, trans, alpha, A, beta, C).wait();
 }
 
@@ -237,7 +229,6 @@ Request potrf_async(Uplo uplo, Matrix<T>& A) {
 
 template <typename T>
 int potrf(Uplo uplo, Matrix<T>& A) {
-    uplo = checked("grain::potrf", "uplo", uplo);
     return potrf_async(uplo, A).wait();
 }
 
@@ -250,7 +241,6 @@ Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
-    uplo = checked("grain::potrs", "uplo", uplo);
     return potrs_async(uplo, A, B).wait();
 }
 
