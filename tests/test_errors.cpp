@@ -34,6 +34,26 @@ TEST(Errors, MatrixDimensions) {
     expect_invalid("j2", [&] { A.sub(0, 0, 2, 1); });
 }
 
+// Every size product is checked before anything is allocated or registered: a tile is
+// at most 65535 x 65535 (StarPU 1.3 counts its elements in 32 bits), a matrix has at
+// most 2^31 - 1 tiles, and its storage spans less than 2^63 bytes.
+TEST(Errors, SizesThatOverflowAreRefused) {
+    const int64_t big = int64_t(1) << 31;
+    expect_invalid("nb", [&] { Matrix<double>(big, big, 1 << 30); });
+    expect_invalid("nb", [] { Matrix<double>(10, 10, 65536); });
+    expect_invalid("scales", [] { Matrix<float>(10, 10, std::vector<int>{131072, 65536}); });
+    EXPECT_NO_THROW(Matrix<double>(10, 10, 65535));
+    expect_invalid("m * n", [&] { Matrix<double>(big, big, 65535); });
+    expect_invalid("nb", [&] { Matrix<double>(4 * big, 4 * big, 1); });  // 2^66 tiles
+    std::vector<double> a(4);
+    expect_invalid("nb", [&] { Matrix<double>(2, 2, 1 << 30, a.data(), 2); });
+    expect_invalid("lda * (n - 1) + m", [&] { Matrix<double>(2, int64_t(1) << 40, 65535, a.data(), 4294967295); });
+    expect_invalid("lda", [&] { Matrix<double>(2, 2, 16, a.data(), int64_t(1) << 32); });
+    ::setenv("GRAIN_NB", "1073741824", 1);  // the LAPACK-layout routines' tile size
+    expect_invalid("GRAIN_NB", [&] { potrf(Uplo::Lower, int64_t(2), a.data(), 2); });
+    ::unsetenv("GRAIN_NB");
+}
+
 TEST(Errors, MismatchedShapes) {
     Matrix<double> A(30, 20, 16), B(30, 5, 16), C(30, 5, 16), S(20, 20, 16), other_nb(20, 5, 8);
     expect_invalid("rows of op(B)", [&] { gemm(Op::NoTrans, Op::NoTrans, 1.0, A, B, 0.0, C); });
@@ -81,7 +101,7 @@ TEST(Errors, LapackLayoutArguments) {
         potrf(Uplo::Lower, int64_t(4), a.data(), 4);
         ADD_FAILURE() << "GRAIN_NB=70000 accepted";
     } catch (const grain::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("from 1 to 65536"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("from 1 to 65535"), std::string::npos) << e.what();
     }
     ::unsetenv("GRAIN_NB");
 }

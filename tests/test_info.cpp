@@ -1,6 +1,11 @@
 // Numerical failures: info is the global column of the first failure, as LAPACKE
 // reports it, wherever the failing tile is; and nothing is left behind.
+#include <lapacke.h>
 #include <starpu.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "common.hpp"
 #include "src/starpu/tile_storage.hpp"
@@ -75,6 +80,105 @@ TYPED_TEST(Info, GetrfNopivZeroPivotMatchesLapacke) {
         Matrix<T> tA = tiles_of(A, scales());
         EXPECT_EQ(getrf_nopiv(tA), expected);
     }
+}
+
+// LAPACKE's high-level calls, which check their inputs for NaN (LAPACKE_NANCHECK).
+int lapacke_potrf(Uplo uplo, Array<float>& A) {
+    return LAPACKE_spotrf(LAPACK_COL_MAJOR, char(uplo), int(A.m), A.data(), int(A.ld()));
+}
+int lapacke_potrf(Uplo uplo, Array<double>& A) {
+    return LAPACKE_dpotrf(LAPACK_COL_MAJOR, char(uplo), int(A.m), A.data(), int(A.ld()));
+}
+int lapacke_getrf(Array<float>& A, lapack_int* ipiv) {
+    return LAPACKE_sgetrf(LAPACK_COL_MAJOR, int(A.m), int(A.n), A.data(), int(A.ld()), ipiv);
+}
+int lapacke_getrf(Array<double>& A, lapack_int* ipiv) {
+    return LAPACKE_dgetrf(LAPACK_COL_MAJOR, int(A.m), int(A.n), A.data(), int(A.ld()), ipiv);
+}
+
+// Bit for bit, NaN included.
+template <typename T>
+bool same_bits(const Array<T>& x, const Array<T>& y) {
+    return x.a.size() == y.a.size() && std::memcmp(x.a.data(), y.a.data(), sizeof(T) * x.a.size()) == 0;
+}
+
+// A NaN where the routine reads gives LAPACKE's info (less its layout argument: grain's
+// LAPACK-layout forms have none), in every form, before anything is written.
+TYPED_TEST(Info, NanInAnInputIsRefusedUntouched) {
+    using T = TypeParam;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const int64_t n = 45;  // not a multiple of the tile size
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        for (auto [i, j] : {std::pair<int64_t, int64_t>{0, 0}, {40, 3}, {44, 44}, {17, 16}}) {
+            if (uplo == Uplo::Upper) std::swap(i, j);
+            SCOPED_TRACE(::testing::Message() << "uplo=" << char(uplo) << " NaN at " << i << "," << j);
+            Array<T> A = random_array<T>(n, n, Kind::Spd, rng());
+            A(i, j) = nan;
+            Array<T> lapacke = A;
+            const int expected = lapacke_potrf(uplo, lapacke) + 1;
+            ASSERT_EQ(expected, -3);
+            Array<T> a = A;
+            EXPECT_EQ(potrf(uplo, n, a.data(), a.ld()), expected);
+            EXPECT_TRUE(same_bits(a, A));
+            Matrix<T> tA = tiles_of(A, scales());
+            EXPECT_EQ(potrf_async(uplo, tA).wait(), expected);
+            EXPECT_TRUE(same_bits(to_array(tA), A));
+            // The other triangle is not read: LAPACKE and grain both factor.
+            Array<T> other = random_array<T>(n, n, Kind::Spd, rng());
+            if (i != j) other(j, i) = nan;
+            Array<T> other_lapacke = other;
+            EXPECT_EQ(potrf(uplo, n, other.data(), other.ld()), lapacke_potrf(uplo, other_lapacke));
+        }
+    {  // getrf_nopiv reads every element
+        Array<T> A = random_array<T>(n, 30, Kind::General, rng());
+        A(44, 29) = nan;
+        Array<T> lapacke = A;
+        std::vector<lapack_int> ipiv(30);
+        const int expected = lapacke_getrf(lapacke, ipiv.data()) + 1;
+        ASSERT_EQ(expected, -3);
+        Array<T> a = A;
+        EXPECT_EQ(getrf_nopiv(n, 30, a.data(), a.ld()), expected);
+        EXPECT_TRUE(same_bits(a, A));
+    }
+    // The solvers: a NaN in B is refused before A is factored.
+    const Array<T> spd = random_array<T>(n, n, Kind::Spd, rng());
+    const Array<T> dominant = random_array<T>(n, n, Kind::DiagonallyDominant, rng());
+    Array<T> B = random_array<T>(n, 3, Kind::General, rng());
+    B(20, 2) = nan;
+    const auto refused = [&](const Array<T>& A, int expected, auto solve) {
+        Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
+        EXPECT_EQ(solve(tA, tB), expected);
+        EXPECT_TRUE(same_bits(to_array(tA), A));
+        EXPECT_TRUE(same_bits(to_array(tB), B));
+    };
+    refused(spd, -6, [](Matrix<T>& A, Matrix<T>& X) { return posv(Uplo::Lower, A, X); });
+    refused(spd, -6, [](Matrix<T>& A, Matrix<T>& X) { return posv_async(Uplo::Upper, A, X).wait(); });
+    refused(spd, -6, [](Matrix<T>& A, Matrix<T>& X) { return potrs(Uplo::Lower, A, X); });
+    refused(dominant, -5, [](Matrix<T>& A, Matrix<T>& X) { return gesv_nopiv(A, X); });
+    refused(dominant, -5, [](Matrix<T>& A, Matrix<T>& X) { return gesv_nopiv_async(A, X).wait(); });
+    refused(dominant, -5, [](Matrix<T>& A, Matrix<T>& X) { return getrs_nopiv(A, X); });
+    B(20, 2) = T(1);
+    Array<T> bad_a = dominant;
+    bad_a(3, 30) = nan;
+    refused(bad_a, -3, [](Matrix<T>& A, Matrix<T>& X) { return gesv_nopiv(A, X); });
+}
+
+// Inf is not checked, as in LAPACKE; with the check off, a NaN goes through.
+TYPED_TEST(Info, OnlyNanIsCheckedAndTheCheckCanBeOff) {
+    using T = TypeParam;
+    const int64_t n = 37;
+    Array<T> A = random_array<T>(n, n, Kind::DiagonallyDominant, rng());
+    A(5, 9) = std::numeric_limits<T>::infinity();
+    Matrix<T> tA = tiles_of(A, scales());
+    EXPECT_GE(getrf_nopiv(tA), 0);
+    A(5, 9) = std::numeric_limits<T>::quiet_NaN();
+    Runtime& runtime = test_runtime();
+    runtime.set_nancheck(false);
+    Matrix<T> unchecked = tiles_of(A, scales());
+    const int info = getrf_nopiv(unchecked);
+    runtime.set_nancheck(true);
+    EXPECT_GE(info, 0);
+    EXPECT_FALSE(same_bits(to_array(unchecked), A));  // factored, NaN and all
 }
 
 }  // namespace

@@ -201,7 +201,8 @@ TEST(Runtime, BadSettingsInTheEnvironmentAreRefusedByName) {
         const char* sched;
     } cases[] = {{"GRAIN_WINDOW", "12x", "prio"},      {"GRAIN_LP_PERIOD", "-3", "prio"},
                  {"GRAIN_GPU_MEMORY", "lots", "prio"}, {"GRAIN_DARTS_PREFETCH", "abc", "darts"},
-                 {"GRAIN_DARTS_PREFETCH", "-1", "darts"}};
+                 {"GRAIN_DARTS_PREFETCH", "-1", "darts"}, {"GRAIN_NANCHECK", "2", "prio"},
+                 {"GRAIN_NANCHECK", "yes", "prio"}};
     for (const auto& c : cases) {
         SCOPED_TRACE(std::string(c.variable) + "=" + c.value);
         ::setenv(c.variable, c.value, 1);
@@ -218,6 +219,30 @@ TEST(Runtime, BadSettingsInTheEnvironmentAreRefusedByName) {
         Runtime runtime(options);  // StarPU was left down: it starts again
         EXPECT_TRUE(Runtime::active());
     }
+}
+
+// GRAIN_NANCHECK turns the NaN check off; RuntimeOptions::nancheck wins over it.
+TEST(Runtime, NanCheckFollowsItsSetting) {
+    EXPECT_TRUE(Runtime().nancheck());
+    ::setenv("GRAIN_NANCHECK", "0", 1);
+    {
+        Runtime runtime;
+        EXPECT_FALSE(runtime.nancheck());
+        std::vector<double> a{std::nan(""), 0, 0, 1};  // 2 x 2, NaN in the lower triangle
+        EXPECT_GE(potrf(Uplo::Lower, 2, a.data(), 2), 0);  // not refused
+        runtime.set_nancheck(true);
+        a = {std::nan(""), 0, 0, 1};
+        EXPECT_EQ(potrf(Uplo::Lower, 2, a.data(), 2), -3);
+    }
+    {
+        RuntimeOptions options;
+        options.nancheck = 1;
+        EXPECT_TRUE(Runtime(options).nancheck());
+    }
+    ::unsetenv("GRAIN_NANCHECK");
+    RuntimeOptions bad;
+    bad.nancheck = 2;
+    EXPECT_THROW(Runtime{bad}, grain::invalid_argument);
 }
 
 }  // namespace

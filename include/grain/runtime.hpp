@@ -33,6 +33,11 @@ struct RuntimeOptions {
     /// granularity LP.
     /// -1: GRAIN_LP_PERIOD, else 50.
     int lp_period = -1;
+    /// NaN check of the LAPACK-level routines (potrf, potrs, posv, getrf_nopiv,
+    /// getrs_nopiv, gesv_nopiv), as LAPACKE's: 1 checks the input matrices first, and a
+    /// NaN returns -(the array's position in the routine's LAPACK-layout form) with the
+    /// inputs untouched; 0 does not check. -1: GRAIN_NANCHECK, else 1.
+    int nancheck = -1;
 };
 
 namespace detail {
@@ -60,6 +65,9 @@ public:
     const std::string& split() const;
     void set_window(int window);
     int window() const;
+    /// The NaN check (RuntimeOptions::nancheck), changeable between routine calls.
+    void set_nancheck(bool on);
+    bool nancheck() const;
 
     /// Task counts per operation and level since the start or the last reset.
     Statistics statistics() const;

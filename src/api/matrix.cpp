@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "grain/errors.hpp"
@@ -22,7 +23,27 @@ std::string text(const std::vector<int>& scales) {
     return t;
 }
 
-void check_dimensions(const char* routine, int64_t m, int64_t n, const std::vector<int>& scales) {
+// a * b, or none if it overflows int64_t.
+std::optional<int64_t> product(int64_t a, int64_t b) {
+    int64_t p = 0;
+    if (__builtin_mul_overflow(a, b, &p)) return std::nullopt;
+    return p;
+}
+
+void check_lda(const char* routine, const char* name, int64_t lda, int64_t m) {
+    if (lda < std::max<int64_t>(1, m))
+        throw invalid_argument(routine, name, std::to_string(lda),
+                               "must be >= max(1, m) = " + std::to_string(std::max<int64_t>(1, m)));
+    if (lda > std::numeric_limits<uint32_t>::max())
+        throw invalid_argument(routine, name, std::to_string(lda),
+                               "exceeds StarPU's 32-bit leading dimension (at most 2^32 - 1)");
+}
+
+// Every size product a matrix's storage and its StarPU tiles need, checked: an
+// m x n matrix over `elements` elements of `elemsize` bytes each (lda == 0: storage of
+// its own, m * n; else a user's array, lda * (n - 1) + m).
+void check_dimensions(const char* routine, int64_t m, int64_t n, const std::vector<int>& scales, int64_t lda,
+                      size_t elemsize) {
     if (m < 0) throw invalid_argument(routine, "m", std::to_string(m), "must be >= 0");
     if (n < 0) throw invalid_argument(routine, "n", std::to_string(n), "must be >= 0");
     if (scales.size() == 1 && scales[0] <= 0)
@@ -36,18 +57,30 @@ void check_dimensions(const char* routine, int64_t m, int64_t n, const std::vect
                                    "each scale must be smaller than the one above it and divide it");
     }
     const int nb = scales[0];
-    // StarPU describes a tile with 32-bit sizes; tile counts are ints.
-    if ((m + nb - 1) / nb > std::numeric_limits<int>::max() ||
-        (n + nb - 1) / nb > std::numeric_limits<int>::max())
-        throw invalid_argument(routine, "nb", std::to_string(nb), "too many tiles for this size");
-}
-
-void check_lda(const char* routine, const char* name, int64_t lda, int64_t m) {
-    if (lda < std::max<int64_t>(1, m))
-        throw invalid_argument(routine, name, std::to_string(lda),
-                               "must be >= max(1, m) = " + std::to_string(std::max<int64_t>(1, m)));
-    if (lda > std::numeric_limits<uint32_t>::max())
-        throw invalid_argument(routine, name, std::to_string(lda), "exceeds StarPU's 32-bit leading dimension");
+    if (nb > detail::max_tile_size)
+        throw invalid_argument(routine, scales.size() == 1 ? "nb" : "scales", text(scales),
+                               "a tile is at most " + std::to_string(detail::max_tile_size) +
+                                   " x " + std::to_string(detail::max_tile_size) +
+                                   " (StarPU 1.3 counts a tile's elements in 32 bits)");
+    const int64_t mt = m / nb + (m % nb != 0), nt = n / nb + (n % nb != 0);
+    const auto tiles = product(mt, nt);
+    if (!tiles || *tiles > detail::max_tiles)
+        throw invalid_argument(routine, scales.size() == 1 ? "nb" : "scales", text(scales),
+                               "an " + std::to_string(m) + " x " + std::to_string(n) + " matrix would have " +
+                                   std::to_string(mt) + " x " + std::to_string(nt) + " tiles; at most " +
+                                   std::to_string(detail::max_tiles) + " (2^31 - 1) are allowed");
+    if (m == 0 || n == 0) return;
+    const auto elements = lda == 0 ? product(m, n) : product(lda, n - 1);
+    const int64_t last = lda == 0 ? 0 : m;
+    const auto bytes = elements && *elements <= std::numeric_limits<int64_t>::max() - last
+                           ? product(*elements + last, int64_t(elemsize))
+                           : std::nullopt;
+    if (!bytes)
+        throw invalid_argument(routine, lda == 0 ? "m * n" : "lda * (n - 1) + m",
+                               lda == 0 ? std::to_string(m) + " * " + std::to_string(n)
+                                        : std::to_string(lda) + " * " + std::to_string(n - 1) + " + " +
+                                              std::to_string(m),
+                               "the matrix would span more than 2^63 bytes");
 }
 
 // Copies each tile between the matrix and a column-major array. Registered tiles
@@ -74,7 +107,7 @@ Matrix<T>::Matrix(int64_t m, int64_t n, int nb) : Matrix(m, n, std::vector<int>{
 
 template <typename T>
 Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales) {
-    check_dimensions("grain::Matrix", m, n, scales);
+    check_dimensions("grain::Matrix", m, n, scales, 0, sizeof(T));
     storage_ = std::make_shared<detail::TileStorage<T>>(m, n, std::move(scales));
     m_ = m, n_ = n, nb_ = storage_->nb(), mt_ = storage_->mt(), nt_ = storage_->nt();
 }
@@ -84,8 +117,8 @@ Matrix<T>::Matrix(int64_t m, int64_t n, int nb, T* a, int64_t lda) : Matrix(m, n
 
 template <typename T>
 Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda) {
-    check_dimensions("grain::Matrix", m, n, scales);
     check_lda("grain::Matrix", "lda", lda, m);
+    check_dimensions("grain::Matrix", m, n, scales, lda, sizeof(T));
     if (a == nullptr && m > 0 && n > 0)
         throw invalid_argument("grain::Matrix", "a", "nullptr", "must point to the matrix");
     storage_ = std::make_shared<detail::TileStorage<T>>(m, n, std::move(scales), a, lda);

@@ -15,6 +15,7 @@
 #include "src/base/env.hpp"
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/starpu/nan_check.hpp"
 
 namespace grain {
 
@@ -150,6 +151,35 @@ Diag checked(const char* routine, const char* name, Diag v) {
                    "must be Diag::NonUnit ('N') or Diag::Unit ('U')");
 }
 
+// LAPACKE's NaN check (RuntimeOptions::nancheck) of the LAPACK-level routines: an
+// input, the elements the routine reads, and the array's position in the routine's
+// LAPACK-layout form (LAPACK's numbering, which has no layout argument: LAPACKE's less one).
+template <typename T>
+struct Input {
+    const Matrix<T>* A;
+    detail::Elements elements;
+    int position;
+};
+
+detail::Elements triangle(Uplo uplo) { return uplo == Uplo::Lower ? detail::Elements::Lower : detail::Elements::Upper; }
+
+// -(position) of the first input holding a NaN, else 0. It runs before anything is
+// submitted, so a refused call leaves its inputs untouched.
+template <typename T>
+int nan_info(std::initializer_list<Input<T>> inputs) {
+    if (!detail::nan_check_on()) return 0;
+    for (const Input<T>& in : inputs)
+        if (detail::has_nan(*in.A, in.elements)) return -in.position;
+    return 0;
+}
+
+// A Request that ended before any task, with a negative info.
+Request refused(int info) {
+    Request request;
+    detail::RequestAccess::state(request).report_argument(-info);
+    return request;
+}
+
 // A user's column-major array as a matrix, checked under the routine's name.
 template <typename T>
 Matrix<T> wrap(const char* routine, const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld) {
@@ -166,7 +196,7 @@ void require_size(const char* routine, const char* name, int64_t value) {
 }  // namespace
 
 int default_tile_size() {
-    const auto nb = detail::env_integer("grain::default_tile_size", {"GRAIN_NB"}, 1, 1 << 16,
+    const auto nb = detail::env_integer("grain::default_tile_size", {"GRAIN_NB"}, 1, detail::max_tile_size,
                                         "the tile size of the LAPACK-layout routines");
     return nb ? int(nb->value) : detail::default_tile_size;
 }
@@ -224,6 +254,7 @@ Request potrf_async(Uplo uplo, Matrix<T>& A) {
     uplo = checked("grain::potrf", "uplo", uplo);
     require_runtime("grain::potrf");
     require_square("grain::potrf", "A", A);
+    if (const int info = nan_info<T>({{&A, triangle(uplo), 3}})) return refused(info);
     return submit(A, [&](const Context& ctx) { algorithms::potrf(ctx, uplo, A); });
 }
 
@@ -236,6 +267,7 @@ template <typename T>
 Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
     uplo = checked("grain::potrs", "uplo", uplo);
     check_solve("grain::potrs", A, B);
+    if (const int info = nan_info<T>({{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}})) return refused(info);
     return submit(A, [&](const Context& ctx) { algorithms::potrs(ctx, uplo, A, B); });
 }
 
@@ -248,6 +280,7 @@ template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
     uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
+    if (const int info = nan_info<T>({{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}})) return refused(info);
     return submit(A, [&](const Context& ctx) {
         algorithms::potrf(ctx, uplo, A);
         algorithms::potrs(ctx, uplo, A, B);
@@ -258,13 +291,16 @@ template <typename T>
 int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
     uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
-    const int info = potrf(uplo, A);
-    return info != 0 ? info : potrs(uplo, A, B);
+    if (const int info = nan_info<T>({{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}})) return info;
+    // Two requests, so that B stays untouched when the factorization fails.
+    const int info = submit(A, [&](const Context& ctx) { algorithms::potrf(ctx, uplo, A); }).wait();
+    return info != 0 ? info : submit(A, [&](const Context& ctx) { algorithms::potrs(ctx, uplo, A, B); }).wait();
 }
 
 template <typename T>
 Request getrf_nopiv_async(Matrix<T>& A) {
     require_runtime("grain::getrf_nopiv");
+    if (const int info = nan_info<T>({{&A, detail::Elements::All, 3}})) return refused(info);
     return submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); });
 }
 
@@ -276,6 +312,8 @@ int getrf_nopiv(Matrix<T>& A) {
 template <typename T>
 Request getrs_nopiv_async(const Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::getrs_nopiv", A, B);
+    if (const int info = nan_info<T>({{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
+        return refused(info);
     return submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); });
 }
 
@@ -287,6 +325,8 @@ int getrs_nopiv(const Matrix<T>& A, Matrix<T>& B) {
 template <typename T>
 Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::gesv_nopiv", A, B);
+    if (const int info = nan_info<T>({{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
+        return refused(info);
     return submit(A, [&](const Context& ctx) {
         algorithms::getrf_nopiv(ctx, A);
         algorithms::getrs_nopiv(ctx, A, B);
@@ -296,8 +336,10 @@ Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
 template <typename T>
 int gesv_nopiv(Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::gesv_nopiv", A, B);
-    const int info = getrf_nopiv(A);
-    return info != 0 ? info : getrs_nopiv(A, B);
+    if (const int info = nan_info<T>({{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}})) return info;
+    // Two requests, so that B stays untouched when the factorization fails.
+    const int info = submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); }).wait();
+    return info != 0 ? info : submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); }).wait();
 }
 
 // ---- LAPACK layout ----

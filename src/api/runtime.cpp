@@ -3,6 +3,8 @@
 #include <starpu.h>
 
 #include <cblas.h>
+
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +31,7 @@ namespace {
 std::mutex runtime_mutex;
 bool runtime_alive = false;
 detail::Recursion* runtime_recursion = nullptr;  // the alive Runtime's
+std::atomic<bool> runtime_nancheck{true};        // the alive Runtime's nancheck
 
 // Sets (or, given "", unsets) an environment variable for its lifetime, then puts
 // back what was there.
@@ -65,6 +68,8 @@ Recursion& active_recursion(const char* routine) {
     return *runtime_recursion;
 }
 
+bool nan_check_on() { return runtime_nancheck.load(); }
+
 }  // namespace detail
 
 Runtime::Runtime() : Runtime(RuntimeOptions{}) {}
@@ -74,11 +79,19 @@ namespace {
 // The options, resolved against the environment and checked before StarPU starts.
 struct Settings {
     detail::Setting<int> ncpu, ngpu, gpu_memory, window, lp_period;
+    bool nancheck;
     detail::Setting<std::string> sched, split;
 };
 
 void check_option(bool ok, const char* name, int value, const char* why) {
     if (!ok) throw invalid_argument("grain::Runtime", name, std::to_string(value), why);
+}
+
+bool resolve_nancheck(const char* who, int option) {
+    if (option >= 0) return option == 1;
+    const auto v = detail::env_integer(who, {"GRAIN_NANCHECK"}, 0, 1,
+                                       "1 checks the LAPACK-level routines' inputs for NaN, 0 does not");
+    return !v || v->value == 1;
 }
 
 Settings resolve(const RuntimeOptions& o) {
@@ -89,6 +102,8 @@ Settings resolve(const RuntimeOptions& o) {
     check_option(o.window >= -1, "window", o.window, "must be >= 0, or -1 for the default");
     check_option(o.lp_period == -1 || o.lp_period > 0, "lp_period", o.lp_period,
                  "must be positive, or -1 for the default");
+    check_option(o.nancheck >= -1 && o.nancheck <= 1, "nancheck", o.nancheck,
+                 "must be 1 (check inputs for NaN), 0 (do not), or -1 for the default");
     using detail::resolve_count, detail::resolve_text;
     const char* who = "grain::Runtime";
     Settings s{resolve_count(who, o.ncpu, "ncpu", {"GRAIN_NCPU", "STARPU_NCPU"}, -1),
@@ -96,6 +111,7 @@ Settings resolve(const RuntimeOptions& o) {
                resolve_count(who, o.gpu_memory, "gpu_memory", {"GRAIN_GPU_MEMORY", "STARPU_LIMIT_CUDA_MEM"}, -1),
                resolve_count(who, o.window, "window", {"GRAIN_WINDOW"}, -1),  // -1: per CPU worker started
                resolve_count(who, o.lp_period, "lp_period", {"GRAIN_LP_PERIOD"}, detail::default_lp_period),
+               resolve_nancheck(who, o.nancheck),
                resolve_text(o.sched, "sched", {"GRAIN_SCHED", "STARPU_SCHED"}, "prio"),
                resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "none")};
     if (s.ncpu.value == 0) throw invalid_argument(who, s.ncpu.source, "0", "at least one CPU worker is needed");
@@ -169,6 +185,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     openblas_set_num_threads(1);
     runtime_alive = true;
     runtime_recursion = recursion_.get();
+    runtime_nancheck = settings.nancheck;
 }
 
 Runtime::~Runtime() {
@@ -194,6 +211,9 @@ void Runtime::set_window(int window) {
     recursion_->set_window(window);
 }
 int Runtime::window() const { return recursion_->window(); }
+
+void Runtime::set_nancheck(bool on) { runtime_nancheck = on; }
+bool Runtime::nancheck() const { return runtime_nancheck.load(); }
 
 Statistics Runtime::statistics() const { return recursion_->statistics(); }
 void Runtime::reset_statistics() { recursion_->reset_statistics(); }

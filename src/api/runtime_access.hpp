@@ -8,4 +8,7 @@ namespace grain::detail {
 // `routine` if none is.
 Recursion& active_recursion(const char* routine);
 
+// Whether the Runtime alive checks inputs for NaN (RuntimeOptions::nancheck).
+bool nan_check_on();
+
 }  // namespace grain::detail

@@ -14,6 +14,13 @@ constexpr int priority_bits = 30;
 // Tile size (elements per side) of the LAPACK-layout routines when GRAIN_NB is unset.
 constexpr int default_tile_size = 320;
 
+// The largest tile size: StarPU 1.3 counts a tile's elements in 32 bits
+// (starpu_matrix_data_register computes nx * ny in uint32_t), so nb * nb < 2^32.
+constexpr int max_tile_size = 65535;
+
+// The most tiles a matrix may have: tile indices and counts are ints.
+constexpr long long max_tiles = 2147483647;
+
 // Default submission window, in kernel tasks per CPU worker: twice the ready tasks the
 // lp policy wants per worker (lp/lp_tuning.hpp), so that its LP finds them without
 // splitting.

@@ -24,6 +24,11 @@ void RequestState::report_info(int64_t value) {
     if (value > 0 && (info == 0 || value < info)) info = value;
 }
 
+void RequestState::report_argument(int position) {
+    std::lock_guard<Mutex> lock(mutex);
+    info = -position;
+}
+
 void RequestState::drain() {
     std::unique_lock<Mutex> lock(mutex);
     all_done.wait(lock, [this] { return pending == 0; });

@@ -12,6 +12,7 @@ struct RequestState {
     void task_submitted();
     void task_finished();  // called by StarPU workers (task callback)
     void report_info(int64_t info);
+    void report_argument(int position);  // an invalid argument found before any task: info = -position
     void drain();  // blocks until no task is pending
     int wait();    // drain(), then info
 
