@@ -81,6 +81,38 @@ TEST(Errors, OutputsMustNotOverlapInputs) {
     (void)view;
 }
 
+// Two grids over one user array (two Matrix objects, or LAPACK-layout pointers): an
+// output sharing even one element with an input is refused; blocks whose address ranges
+// interleave but share no element (A21, A12 and A22 of one matrix) stay legal.
+TEST(Errors, OutputsMustNotShareElementsThroughAUserArray) {
+    const int64_t n = 40, ld = 45, h = 20;
+    std::vector<double> a(size_t(ld * n));
+    for (size_t i = 0; i < a.size(); ++i) a[i] = double(i % 7) - 3;
+    std::vector<double> b(size_t(n * n), 1.0);
+    Matrix<double> A(n, n, 16, a.data(), ld), C(n, n, 16, a.data(), ld), B(n, n, 16, b.data(), n);
+    expect_invalid("C", [&] { gemm(Op::NoTrans, Op::NoTrans, 1.0, A, B, 0.0, C); });
+    expect_invalid("C", [&] { gemm(Op::NoTrans, Op::NoTrans, n, n, n, 1.0, a.data(), ld, b.data(), n, 0.0, a.data(), ld); });
+    expect_invalid("B", [&] { trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, 1.0, A, C); });
+    expect_invalid("C", [&] { syrk(Uplo::Lower, Op::NoTrans, n, n, 1.0, a.data(), ld, 0.0, a.data(), ld); });
+    expect_invalid("B", [&] { posv(Uplo::Lower, n, n, a.data(), ld, a.data() + 5, ld); });
+    // One shared element: C's first is A11's last.
+    double* corner = a.data() + (h - 1) + (h - 1) * ld;
+    expect_invalid("C", [&] { gemm(Op::NoTrans, Op::NoTrans, h, h, h, 1.0, a.data(), ld, b.data(), n, 0.0, corner, ld); });
+    // A22 -= A21 * A12, as LAPACK's own blocked routines call gemm.
+    double *a21 = a.data() + h, *a12 = a.data() + h * ld, *a22 = a.data() + h + h * ld;
+    std::vector<double> expected(a);
+    for (int64_t j = 0; j < h; ++j)
+        for (int64_t i = 0; i < h; ++i)
+            for (int64_t l = 0; l < h; ++l) expected[size_t(h + i + (h + j) * ld)] -= a21[i + l * ld] * a12[l + j * ld];
+    EXPECT_EQ(gemm(Op::NoTrans, Op::NoTrans, h, h, h, -1.0, a21, ld, a12, ld, 1.0, a22, ld), 0);
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], expected[i], 1e-12) << "element " << i;
+    // The same with different leading dimensions: A's rows 0..19 against a 20 x 20 block
+    // of stride 2 * ld placed in A's rows 20..39 - interleaved, disjoint.
+    Matrix<double> top(h, h, 16, a.data(), ld), bottom(h, h / 2, 16, a.data() + h, 2 * ld);
+    Matrix<double> small(h, h / 2, 16, b.data(), n);
+    EXPECT_NO_THROW(gemm(Op::NoTrans, Op::NoTrans, 1.0, top, small, 0.0, bottom));
+}
+
 TEST(Errors, LapackLayoutArguments) {
     std::vector<double> a(400), b(400);
     expect_invalid("n", [&] { potrf(Uplo::Lower, int64_t(-1), a.data(), 10); });

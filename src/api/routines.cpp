@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include "runtime_access.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/env.hpp"
+#include "src/base/overlap.hpp"
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
 #include "src/starpu/nan_check.hpp"
@@ -56,17 +58,34 @@ Request submit(const Matrix<T>& A, Algorithms algorithms) {
     return request;
 }
 
-// An output must not share tiles with another operand of the same call.
+// Where a view of a user's array is in memory; none for a view of grain's own storage,
+// which no other grid shares.
+template <typename T>
+std::optional<detail::Block> user_block(const Matrix<T>& A) {
+    const detail::TileStorage<T>& s = MatrixAccess::storage(A);
+    if (!s.over_user_array() || A.m() == 0 || A.n() == 0) return std::nullopt;
+    const T* first = s.tile_data(MatrixAccess::first_tile_row(A), MatrixAccess::first_tile_col(A));
+    return detail::Block{reinterpret_cast<std::uintptr_t>(first), A.m(), A.n(), s.tile_ld(0), int64_t(sizeof(T))};
+}
+
+// An output must not share an element with another operand of the same call: views of
+// one grid must share no tile; views of grids over user arrays (two Matrix objects, or
+// LAPACK-layout pointers, over one array) must share no element.
 template <typename T>
 void require_disjoint(const char* routine, const Matrix<T>& out, const char* out_name, const Matrix<T>& in,
                       const char* in_name) {
-    if (&MatrixAccess::storage(out) != &MatrixAccess::storage(in)) return;
-    const int out_i = MatrixAccess::first_tile_row(out), in_i = MatrixAccess::first_tile_row(in);
-    const int out_j = MatrixAccess::first_tile_col(out), in_j = MatrixAccess::first_tile_col(in);
-    const bool rows = out_i < in_i + in.mt() && in_i < out_i + out.mt();
-    const bool cols = out_j < in_j + in.nt() && in_j < out_j + out.nt();
-    require(!(rows && cols), routine, out_name, "a view overlapping " + std::string(in_name),
-            "an output must not share tiles with another argument");
+    bool shared = false;
+    if (&MatrixAccess::storage(out) == &MatrixAccess::storage(in)) {
+        const int out_i = MatrixAccess::first_tile_row(out), in_i = MatrixAccess::first_tile_row(in);
+        const int out_j = MatrixAccess::first_tile_col(out), in_j = MatrixAccess::first_tile_col(in);
+        const bool rows = out_i < in_i + in.mt() && in_i < out_i + out.mt();
+        const bool cols = out_j < in_j + in.nt() && in_j < out_j + out.nt();
+        shared = rows && cols;
+    } else if (const auto o = user_block(out), i = user_block(in); o && i) {
+        shared = detail::overlap(*o, *i);
+    }
+    require(!shared, routine, out_name, "a view sharing elements with " + std::string(in_name),
+            "an output must not share an element with another argument");
 }
 
 template <typename T>

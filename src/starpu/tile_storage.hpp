@@ -48,6 +48,8 @@ public:
     // Top level only: where tile (i, j) is in memory.
     T* tile_data(int i, int j) const;
     int64_t tile_ld(int i) const { return user_ ? lda_ : tile_rows(i); }
+    // Whether the tiles are a user's column-major array (else storage of their own).
+    bool over_user_array() const { return user_ != nullptr; }
 
     // The tile's handle: registered on first use at the top level, a plan child below
     // (single submitting thread).
