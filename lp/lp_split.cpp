@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <deque>
 
 #include "granularity_lp.hpp"
 #include "recursion/tasks.hpp"
@@ -57,6 +58,7 @@ public:
         }
         levels_ = 0;  // the first decision learns the run's ladder
         stats_ = LpStatistics{};
+        history_.clear();
         start_ = std::chrono::steady_clock::now();
     }
 
@@ -88,10 +90,14 @@ public:
         return true;
     }
 
-    void report(Statistics& s) const override { s.lp = stats_; }
+    void report(Statistics& s) const override {
+        s.lp = stats_;
+        s.lp.history.assign(history_.begin(), history_.end());
+    }
     void reset() override {
         const int levels = stats_.levels;
         stats_ = LpStatistics{};
+        history_.clear();
         stats_.levels = levels;
         stats_.ratios = targets_;
         start_ = std::chrono::steady_clock::now();
@@ -216,9 +222,13 @@ private:
         ++stats_.solves;
         stats_.failures = lp_.failures();
         stats_.ratios = targets_;
-        stats_.history.push_back({std::chrono::duration<double>(t0 - start_).count(), solved_at_,
-                                  std::chrono::duration<double, std::milli>(t1 - t0).count(), cpu1 - cpu0, solution.solved,
-                                  inputs_.pending, targets_});
+        const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        stats_.total_milliseconds += ms;
+        stats_.total_cpu_milliseconds += cpu1 - cpu0;
+        stats_.max_milliseconds = std::max(stats_.max_milliseconds, ms);
+        if (history_.size() == LpStatistics::history_limit) history_.pop_front();
+        history_.push_back({std::chrono::duration<double>(t0 - start_).count(), solved_at_, ms, cpu1 - cpu0,
+                            solution.solved, inputs_.pending, targets_});
     }
 
     // The critical path, which the LP does not see: on CPU cores alone, a task longer than
@@ -285,7 +295,8 @@ private:
     std::vector<double> targets_;
     std::vector<bool> known_;  // whether the last solve gave (type, level) any task
     std::vector<int64_t> decided_, split_;  // per (type, level), since the last solve
-    LpStatistics stats_;
+    LpStatistics stats_;                // its history stays empty: history_ holds the solves
+    std::deque<LpSolve> history_;       // the last LpStatistics::history_limit solves
     std::chrono::steady_clock::time_point start_;
 };
 

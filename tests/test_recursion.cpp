@@ -158,6 +158,32 @@ TEST(Recursion, PrioritiesComposeDownTheLadder) {
     EXPECT_LT(deepest, int64_t(1) << 31);
 }
 
+// A long-running application does not grow: the policy keeps the last
+// LpStatistics::history_limit solves, and running totals of them all.
+TEST(Recursion, LpHistoryIsBounded) {
+    const SplitPolicy lp("lp");
+    const Array<double> A = random_array<double>(48, 48, Kind::Spd, rng());
+    test_runtime().reset_statistics();
+    const size_t limit = LpStatistics::history_limit;
+    double kept_ms = 0;
+    Statistics s;
+    for (int call = 0; call < 20 * int(limit) && size_t(s.lp.solves) <= limit + 10; ++call) {
+        Matrix<double> tA = tiles_of(A, {32, 16, 8});
+        ASSERT_EQ(potrf(Uplo::Lower, tA), 0);
+        if (call % 50 == 0) s = test_runtime().statistics();
+    }
+    s = test_runtime().statistics();
+    ASSERT_GT(size_t(s.lp.solves), limit);
+    EXPECT_EQ(s.lp.history.size(), limit);
+    for (const LpSolve& solve : s.lp.history) kept_ms += solve.milliseconds;
+    EXPECT_GE(s.lp.total_milliseconds, kept_ms);
+    EXPECT_GE(s.lp.max_milliseconds, s.lp.history.back().milliseconds);
+    for (size_t i = 1; i < s.lp.history.size(); ++i)  // the last ones, oldest first
+        EXPECT_GE(s.lp.history[i].at, s.lp.history[i - 1].at);
+    test_runtime().reset_statistics();
+    EXPECT_TRUE(test_runtime().statistics().lp.history.empty());
+}
+
 // The lp policy solves at its first decision, then once per period of submitted
 // tasks (at the first decision after it), and reports each solve.
 TEST(Recursion, LpPolicySolvesEveryPeriod) {

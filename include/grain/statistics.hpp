@@ -33,7 +33,13 @@ struct LpStatistics {
                                ///< yet), among the (operation, level, unit type) the run submitted
     int levels = 0;            ///< of the ladder the ratios are for
     std::vector<double> ratios;     ///< the last targets, [operation * levels + level]
-    std::vector<LpSolve> history;   ///< every solve
+    double total_milliseconds = 0;      ///< every solve's wall time, summed
+    double total_cpu_milliseconds = 0;  ///< every solve's CPU time, summed
+    double max_milliseconds = 0;        ///< the longest solve
+    /// The last solves, oldest first: at most history_limit, so that a long-running
+    /// application does not grow. The first kept is solve number solves - history.size().
+    std::vector<LpSolve> history;
+    static constexpr size_t history_limit = 1000;
 };
 
 struct Statistics {

@@ -37,8 +37,7 @@ void print_ratios(const grain::Statistics& s) {
 // thread (the wall time also counts ticks in which that thread waited for a core that
 // was running tasks).
 void print_lp_time(const grain::LpStatistics& lp, double run_seconds) {
-    double wall = 0, cpu = 0;
-    for (const grain::LpSolve& solve : lp.history) wall += solve.milliseconds, cpu += solve.cpu_milliseconds;
+    const double wall = lp.total_milliseconds, cpu = lp.total_cpu_milliseconds;
     std::printf("# lp time: %lld solves, %s ms (%s %% of the run), %s ms of CPU time (%s %%)\n",
                 static_cast<long long>(lp.solves), number(wall).c_str(), number(100 * wall / (run_seconds * 1e3)).c_str(),
                 number(cpu).c_str(), number(100 * cpu / (run_seconds * 1e3)).c_str());
@@ -59,13 +58,14 @@ void print_splits(const grain::Statistics& s, int levels) {
     std::printf("%s\n", line.c_str());
 }
 
-// The LP's columns: its solves, and their median and longest time.
+// The LP's columns: its solves, the median time of those kept (the last
+// LpStatistics::history_limit), and the longest of all.
 std::vector<std::string> lp_cells(const grain::LpStatistics& lp) {
     std::vector<double> solve_ms;
     for (const grain::LpSolve& solve : lp.history) solve_ms.push_back(solve.milliseconds);
     std::sort(solve_ms.begin(), solve_ms.end());
     return {std::to_string(lp.solves), number(solve_ms.empty() ? 0 : solve_ms[solve_ms.size() / 2]),
-            number(solve_ms.empty() ? 0 : solve_ms.back())};
+            number(lp.max_milliseconds)};
 }
 
 }  // namespace
@@ -127,12 +127,16 @@ LpStatsFile::~LpStatsFile() {
 void LpStatsFile::write(size_t run, const grain::Statistics& s) {
     if (!file_) return;
     const int levels = s.lp.levels;
+    const size_t first = size_t(s.lp.solves) - s.lp.history.size();  // the solves before are not kept
+    if (first > 0)
+        std::fprintf(stderr, "grain_testing: --lp-stats: run %zu kept its last %zu of %lld solves\n", run,
+                     s.lp.history.size(), static_cast<long long>(s.lp.solves));
     for (size_t i = 0; i < s.lp.history.size(); ++i) {
         const grain::LpSolve& solve = s.lp.history[i];
         for (size_t op = 0; op < s.operations.size(); ++op)
             for (int l = 0; l < levels; ++l) {
                 const size_t k = op * size_t(levels) + size_t(l);
-                std::fprintf(file_, "%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f;%.4f\n", run, i, solve.at,
+                std::fprintf(file_, "%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f;%.4f\n", run, first + i, solve.at,
                              static_cast<long long>(solve.submitted), solve.milliseconds,
                              int(solve.solved), s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k],
                              solve.cpu_milliseconds);
