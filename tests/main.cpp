@@ -4,6 +4,8 @@
 #include <grain/grain.hpp>
 #include <memory>
 
+#include "skip_status.hpp"
+
 namespace {
 std::unique_ptr<grain::Runtime> runtime;
 
@@ -21,5 +23,5 @@ grain::Runtime& test_runtime() { return *runtime; }
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     ::testing::AddGlobalTestEnvironment(new RuntimeEnvironment);
-    return RUN_ALL_TESTS();
+    return grain::test::run_all_tests_reporting_skips();
 }
