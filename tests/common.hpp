@@ -4,7 +4,9 @@
 
 #include <grain/grain.hpp>
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <vector>
 
 #ifdef GRAIN_USE_CUDA
@@ -66,6 +68,68 @@ inline int visible_gpus() {
 #else
     return 0;
 #endif
+}
+
+// Ill-conditioned test matrices, built in double, then rounded to T.
+// Condition numbers for T: eps^(-1/2) and eps^(-3/4), about 1e8 and 1e12 in double,
+// 4e3 and 3e5 in float (a float matrix of condition 1e8 is singular to working precision).
+template <typename T>
+std::vector<double> hard_conditions() {
+    const double eps = std::numeric_limits<T>::epsilon();
+    return {std::pow(eps, -0.5), std::pow(eps, -0.75)};
+}
+
+// Q diag(d) Q^T with d log-spaced from 1 down to 1 / cond (its 2-norm condition number),
+// Q a product of three random Householder reflectors, applied on both sides.
+template <typename T>
+Array<T> spd_with_condition(int64_t n, double cond, testing::Random& random) {
+    std::vector<double> a(size_t(n * n), 0.0);
+    for (int64_t i = 0; i < n; ++i) a[size_t(i + i * n)] = n == 1 ? 1.0 : std::pow(cond, -double(i) / double(n - 1));
+    std::vector<double> v(static_cast<size_t>(n)), w(static_cast<size_t>(n));
+    for (int reflector = 0; reflector < 3; ++reflector) {
+        double vv = 0;
+        for (double& x : v) {
+            x = random.uniform();
+            vv += x * x;
+        }
+        // A <- H A H, H = I - 2 v v^T / (v^T v): w = A v, A -= 2/vv (v w^T + w v^T) - 4 (v^T w)/vv^2 v v^T
+        double vw = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            w[size_t(i)] = 0;
+            for (int64_t j = 0; j < n; ++j) w[size_t(i)] += a[size_t(i + j * n)] * v[size_t(j)];
+            vw += v[size_t(i)] * w[size_t(i)];
+        }
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i)
+                a[size_t(i + j * n)] += -2 / vv * (v[size_t(i)] * w[size_t(j)] + w[size_t(i)] * v[size_t(j)]) +
+                                        4 * vw / (vv * vv) * v[size_t(i)] * v[size_t(j)];
+    }
+    Array<T> A(n, n);
+    for (int64_t j = 0; j < n; ++j)  // symmetric to the last bit
+        for (int64_t i = j; i < n; ++i) A(i, j) = A(j, i) = T(a[size_t(i + j * n)]);
+    return A;
+}
+
+// D1 B D2, B diagonally dominant by rows and columns with random off-diagonal entries,
+// D1 and D2 diagonal with powers of ten spread over `decades`: LU without pivoting
+// exists and is stable (scaling keeps it so), yet the condition number is about
+// 10^decades, and the diagonal is nothing like a multiple of I.
+template <typename T>
+Array<T> scaled_dominant(int64_t n, double decades, testing::Random& random) {
+    Array<T> A = testing::random_array<T>(n, n, Kind::General, random);
+    std::vector<double> rows(size_t(n), 0.0), cols(size_t(n), 0.0), d1(static_cast<size_t>(n)), d2(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i)
+            if (i != j) rows[size_t(i)] += std::abs(double(A(i, j))), cols[size_t(j)] += std::abs(double(A(i, j)));
+    for (int64_t i = 0; i < n; ++i) {
+        const double sign = A(i, i) < 0 ? -1 : 1;
+        A(i, i) = T(sign * (std::max(rows[size_t(i)], cols[size_t(i)]) * (1.1 + random.uniform() + 0.5)));
+        d1[size_t(i)] = std::pow(10.0, decades / 2 * random.uniform());  // each side spreads half
+        d2[size_t(i)] = std::pow(10.0, decades / 2 * random.uniform());
+    }
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) A(i, j) = T(d1[size_t(i)] * double(A(i, j)) * d2[size_t(j)]);
+    return A;
 }
 
 }  // namespace grain::test

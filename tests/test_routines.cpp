@@ -200,6 +200,71 @@ TYPED_TEST(Routines, GetrsAndGesvNopiv) {
 
 // The LAPACK-layout overloads work in place on arrays with padding (lda > m),
 // and leave the padding alone.
+// ||X - Xtrue||_inf / ||Xtrue||_inf
+template <typename T>
+double forward_error(const Array<T>& X, const Array<T>& truth) {
+    return double(norm('I', minus(X, truth))) / double(norm('I', truth));
+}
+
+// B = A X for a random X, the solution a solver must find.
+template <typename T>
+std::pair<Array<T>, Array<T>> system_for(const Array<T>& A, int64_t nrhs) {
+    const Array<T> X = random_array<T>(A.n, nrhs, Kind::General, rng());
+    Array<T> B(A.m, nrhs);
+    blas::gemm(Op::NoTrans, Op::NoTrans, int(A.m), int(nrhs), int(A.n), T(1), A.data(), A.ld(), X.data(), X.ld(),
+               T(0), B.data(), B.ld());
+    return {X, B};
+}
+
+// On ill-conditioned matrices the residual bound that LAPACKE meets on the same
+// matrices holds for grain too, and grain's forward error stays within a small factor
+// of LAPACKE's: a loss of stability (a wrong pivot order, a tile kernel on the wrong
+// triangle) would show here, not on the well-conditioned matrices above.
+TYPED_TEST(Routines, IllConditionedCholesky) {
+    using T = TypeParam;
+    for (int64_t n : {77, 130})
+        for (double cond : hard_conditions<T>())
+            for (Uplo uplo : uplos) {
+                SCOPED_TRACE(::testing::Message() << "n=" << n << " cond=" << cond << " uplo=" << char(uplo));
+                const Array<T> A = spd_with_condition<T>(n, cond, rng());
+                const auto [truth, B] = system_for(A, 3);
+                Array<T> lapacke = A, lapacke_x = B;
+                ASSERT_EQ(blas::potrf(uplo, int(n), lapacke.data(), lapacke.ld()), 0);
+                ASSERT_EQ(blas::potrs(uplo, int(n), 3, lapacke.data(), lapacke.ld(), lapacke_x.data(), lapacke_x.ld()), 0);
+                const double lapacke_factor = factor_residual(A, testing::cholesky_product(uplo, lapacke));
+                const double lapacke_solve = solve_residual(Side::Left, Op::NoTrans, A, lapacke_x, T(1), B);
+                ASSERT_LT(lapacke_factor, 60);
+                ASSERT_LT(lapacke_solve, 60);
+                Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
+                ASSERT_EQ(posv(uplo, tA, tB), 0);
+                EXPECT_LT(factor_residual(A, testing::cholesky_product(uplo, to_array(tA))), 60);
+                EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), T(1), B), 60);
+                EXPECT_LE(forward_error(to_array(tB), truth), 10 * forward_error(lapacke_x, truth));
+            }
+}
+
+TYPED_TEST(Routines, IllConditionedLuNopiv) {
+    using T = TypeParam;
+    for (int64_t n : {77, 130})
+        for (double cond : hard_conditions<T>()) {
+            const double decades = std::log10(cond);
+            SCOPED_TRACE(::testing::Message() << "n=" << n << " scaled over " << decades << " decades");
+            const Array<T> A = scaled_dominant<T>(n, decades, rng());
+            const auto [truth, B] = system_for(A, 2);
+            Array<T> lapacke = A, lapacke_x = B;
+            std::vector<lapack_int> ipiv(static_cast<size_t>(n));
+            ASSERT_EQ(blas::getrf(int(n), int(n), lapacke.data(), lapacke.ld(), ipiv.data()), 0);
+            ASSERT_EQ(blas::getrs(int(n), 2, lapacke.data(), lapacke.ld(), ipiv.data(), lapacke_x.data(), lapacke_x.ld()), 0);
+            const double lapacke_solve = solve_residual(Side::Left, Op::NoTrans, A, lapacke_x, T(1), B);
+            ASSERT_LT(lapacke_solve, 60);
+            Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
+            ASSERT_EQ(gesv_nopiv(tA, tB), 0);
+            EXPECT_LT(factor_residual(A, testing::lu_product(to_array(tA))), 60);
+            EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), T(1), B), 60);
+            EXPECT_LE(forward_error(to_array(tB), truth), 10 * forward_error(lapacke_x, truth));
+        }
+}
+
 TYPED_TEST(Routines, LapackLayout) {
     using T = TypeParam;
     ::setenv("GRAIN_NB", "16", 1);
