@@ -265,21 +265,12 @@ DataId Darts::luf_victim(int k, const std::vector<DataId>& in_memory) const {
     const auto key = [&](DataId d) {
         return std::make_tuple(g.planned_users[size_t(d)], unprocessed_users_[size_t(d)], awaited_users_[size_t(d)]);
     };
+    // Algorithm 6's line 7 (Belady on the task buffer, when every datum is used by it)
+    // is left out: the StarPU policy never offers data a task handed out uses (StarPU
+    // must not evict it), so that case cannot arise there; no victim lets StarPU choose.
     DataId victim = no_data;
     for (DataId d : in_memory)
         if (g.buffer_users[size_t(d)] == 0 && (victim == no_data || key(d) < key(victim))) victim = d;
-    if (victim != no_data || in_memory.empty()) return victim;
-    // Line 7 (Belady): the data whose next use in the task buffer is the furthest.
-    size_t furthest = 0;
-    for (DataId d : in_memory) {
-        size_t next = 0;
-        while (next < g.buffer.size()) {
-            const std::vector<DataId>& in = inputs_[size_t(g.buffer[next])];
-            if (std::find(in.begin(), in.end(), d) != in.end()) break;
-            ++next;
-        }
-        if (victim == no_data || next > furthest) victim = d, furthest = next;
-    }
     return victim;
 }
 

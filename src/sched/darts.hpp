@@ -66,7 +66,7 @@ public:
     void finished(int k, TaskId t);
 
     // Algorithm 6: the data to evict from GPU k among `in_memory` (the data on k that
-    // can be evicted), or no_data if the list is empty. Does not change the state.
+    // can be evicted), or no_data if none is free of the task buffer (no Belady step). Does not change the state.
     // Ties between data needed by as few planned tasks go to the data the fewest
     // unprocessed tasks read (Algorithm 6 leaves them open), then the fewest awaited
     // tasks, then to the first listed.
