@@ -1,0 +1,201 @@
+// The API's checks under random input (fixed seed, a few seconds): sizes, tile sizes,
+// enum letters, leading dimensions, NaN and operands placed anywhere in one buffer,
+// overlapping or not. Every call either throws grain::invalid_argument, or returns the
+// info and the result LAPACK gives. Inputs the generator made valid must be accepted:
+// its own oracle (brute-force element overlap, the LAPACK rules) decides that.
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "common.hpp"
+
+namespace grain::test {
+namespace {
+
+struct Fuzz {
+    testing::Random random{46};
+    int64_t below(int64_t n) { return int64_t((random.uniform() + 0.5) * double(n)) % n; }
+    bool chance(double p) { return random.uniform() + 0.5 < p; }
+    // A size: mostly small, edges and the odd negative one.
+    int64_t size() { return chance(0.03) ? -1 - below(3) : chance(0.1) ? 0 : 1 + below(40); }
+    // A letter: one of `good` (either case) mostly, else anything.
+    char letter(const std::string& good) {
+        if (chance(0.9)) {
+            const char c = good[size_t(below(int64_t(good.size())))];
+            return chance(0.5) ? c : char(std::tolower(c));
+        }
+        const char junk[] = {'X', 'Q', 'z', '\0', '\n', char(200), '1', 'c'};
+        return junk[below(8)];
+    }
+};
+
+// Whether a letter is one LAPACK reads for this argument (the oracle, apart from grain's).
+bool valid(char c, const std::string& good) { return good.find(char(std::toupper((unsigned char)c))) != std::string::npos; }
+
+// The elements of a column-major block, marked in a map of the buffer: brute force.
+struct Footprint {
+    std::vector<char> used;
+    explicit Footprint(size_t n) : used(n, 0) {}
+    bool mark(int64_t offset, int64_t rows, int64_t cols, int64_t ld, bool check) {
+        bool hit = false;
+        for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = 0; i < rows; ++i) {
+                char& u = used[size_t(offset + i + j * ld)];
+                hit = hit || (check && u);
+                if (!check) u = 1;
+            }
+        return hit;
+    }
+};
+
+double max_abs(const std::vector<double>& x) {
+    double m = 0;
+    for (double v : x) m = std::max(m, std::abs(v));
+    return m;
+}
+
+TEST(Fuzz, RoutinesGiveAnErrorOrLapacksAnswer) {
+    Fuzz f;
+    const auto start = std::chrono::steady_clock::now();
+    int calls = 0, accepted = 0, refused = 0;
+    const double eps = std::numeric_limits<double>::epsilon();
+    for (; calls < 4000 && std::chrono::steady_clock::now() - start < std::chrono::seconds(8); ++calls) {
+        const int nb = 1 + int(f.below(24));
+        const bool bad_nb = f.chance(0.02);
+        ::setenv("GRAIN_NB", bad_nb ? (f.chance(0.5) ? "0" : "70000") : std::to_string(nb).c_str(), 1);
+        const int routine = int(f.below(4));  // gemm, trsm, potrf, getrf_nopiv
+        const int64_t m = f.size(), n = f.size(), k = f.size();
+        const char l1 = f.letter(routine == 1 ? "LR" : routine == 2 ? "LU" : "NTC");
+        const char l2 = f.letter(routine == 1 ? "LU" : "NTC"), l3 = f.letter("NTC"), l4 = f.letter("NU");
+        // Operands at random offsets of one buffer, with random leading dimensions.
+        const size_t total = 6000;
+        std::vector<double> buffer(total);
+        for (double& v : buffer) v = f.random.uniform();
+        const auto place = [&](int64_t rows, int64_t cols, int64_t& offset, int64_t& ld) {
+            ld = std::max<int64_t>(1, rows) + (f.chance(0.7) ? 0 : f.below(5)) - (f.chance(0.03) ? 1 : 0);
+            const int64_t span = rows > 0 && cols > 0 ? ld * (cols - 1) + rows : 0;
+            offset = span >= int64_t(total) ? 0 : f.below(int64_t(total) - span);
+            return span < int64_t(total) && ld >= std::max<int64_t>(1, rows);
+        };
+        // Sizes the routine takes: gemm m, n, k; trsm and getrf_nopiv m, n; potrf n.
+        bool ok = !bad_nb && n >= 0 && (routine == 2 || m >= 0) && (routine != 0 || k >= 0);
+        int64_t oa = 0, lda = 1, ob = 0, ldb = 1, oc = 0, ldc = 1;
+        std::vector<double> expected;
+        int expected_info = 0;
+        int info = 0;
+        bool threw = false;
+        try {
+            if (routine == 0) {  // C = alpha op(A) op(B) + beta C
+                ok = ok && valid(l1, "NTC") && valid(l2, "NTC");
+                const bool na = std::toupper((unsigned char)l1) == 'N', nbt = std::toupper((unsigned char)l2) == 'N';
+                const int64_t ar = na ? m : k, ac = na ? k : m, br = nbt ? k : n, bc = nbt ? n : k;
+                ok = place(std::max<int64_t>(0, ar), std::max<int64_t>(0, ac), oa, lda) && ok;
+                ok = place(std::max<int64_t>(0, br), std::max<int64_t>(0, bc), ob, ldb) && ok;
+                bool c_placed = place(std::max<int64_t>(0, m), std::max<int64_t>(0, n), oc, ldc);
+                const int64_t c_span = m > 0 && n > 0 ? lda * (n - 1) + m : 0;
+                if (f.chance(0.2) && lda >= std::max<int64_t>(1, m) && oa + c_span <= int64_t(total))
+                    oc = oa, ldc = lda, c_placed = true;  // often the very same array
+                ok = ok && c_placed;
+                if (ok) {
+                    Footprint fp(total);
+                    fp.mark(oa, ar, ac, lda, false), fp.mark(ob, br, bc, ldb, false);
+                    ok = !fp.mark(oc, m, n, ldc, true);
+                }
+                if (ok) {
+                    expected = buffer;
+                    blas::gemm(Op(na ? 'N' : 'T'), Op(nbt ? 'N' : 'T'), int(m), int(n), int(k), 0.5, expected.data() + oa,
+                               int(lda), expected.data() + ob, int(ldb), -1.0, expected.data() + oc, int(ldc));
+                }
+                info = gemm(Op(l1), Op(l2), m, n, k, 0.5, buffer.data() + oa, lda, buffer.data() + ob, ldb, -1.0,
+                            buffer.data() + oc, ldc);
+            } else if (routine == 1) {  // B = alpha op(A)^-1 B, or B op(A)^-1
+                ok = ok && valid(l1, "LR") && valid(l2, "LU") && valid(l3, "NTC") && valid(l4, "NU");
+                const bool left = std::toupper((unsigned char)l1) == 'L';
+                const int64_t order = std::max<int64_t>(0, left ? m : n);
+                ok = place(order, order, oa, lda) && ok;
+                ok = place(std::max<int64_t>(0, m), std::max<int64_t>(0, n), ob, ldb) && ok;
+                for (int64_t j = 0; j < order; ++j)  // well conditioned, unit diagonal or not
+                    for (int64_t i = 0; i < order; ++i) buffer[size_t(oa + i + j * lda)] *= i == j ? 1 : 0.1;
+                for (int64_t i = 0; i < order; ++i) buffer[size_t(oa + i + i * lda)] += 3;
+                if (ok) {
+                    Footprint fp(total);
+                    fp.mark(oa, order, order, lda, false);
+                    ok = !fp.mark(ob, m, n, ldb, true);
+                }
+                if (ok) {
+                    expected = buffer;
+                    blas::trsm(Side(char(std::toupper((unsigned char)l1))), Uplo(char(std::toupper((unsigned char)l2))),
+                               Op(std::toupper((unsigned char)l3) == 'N' ? 'N' : 'T'),
+                               Diag(char(std::toupper((unsigned char)l4))), int(m), int(n), 2.0, expected.data() + oa,
+                               int(lda), expected.data() + ob, int(ldb));
+                }
+                info = trsm(Side(l1), Uplo(l2), Op(l3), Diag(l4), m, n, 2.0, buffer.data() + oa, lda,
+                            buffer.data() + ob, ldb);
+            } else {  // potrf or getrf_nopiv, on a matrix that needs no pivoting; NaN now and then
+                const bool chol = routine == 2;
+                ok = ok && (!chol || valid(l1, "LU"));
+                const int64_t rows = chol ? n : m;
+                ok = place(std::max<int64_t>(0, rows), std::max<int64_t>(0, n), oa, lda) && ok;
+                const int64_t order = std::min(std::max<int64_t>(0, rows), std::max<int64_t>(0, n));
+                for (int64_t j = 0; j < std::max<int64_t>(0, n); ++j)
+                    for (int64_t i = 0; i < std::max<int64_t>(0, rows); ++i) {
+                        double& x = buffer[size_t(oa + i + j * lda)];
+                        if (i == j) x = std::abs(x) + double(std::max(rows, n));
+                    }
+                if (chol) {  // symmetric: mirror the lower triangle
+                    for (int64_t j = 0; j < order; ++j)
+                        for (int64_t i = 0; i < j; ++i) buffer[size_t(oa + i + j * lda)] = buffer[size_t(oa + j + i * lda)];
+                }
+                if (ok && order > 0 && f.chance(0.1)) {  // a NaN where the routine reads
+                    const int64_t i = f.below(order), j = f.below(order);
+                    const bool upper = chol && std::toupper((unsigned char)l1) == 'U';
+                    buffer[size_t(oa + (upper ? std::min(i, j) : std::max(i, j)) + (upper ? std::max(i, j) : std::min(i, j)) * lda)] =
+                        std::nan("");
+                    expected_info = -3;
+                }
+                if (ok) {
+                    expected = buffer;
+                    if (expected_info == 0) {
+                        std::vector<lapack_int> ipiv(static_cast<size_t>(order));
+                        if (chol)
+                            EXPECT_EQ(blas::potrf(Uplo(char(std::toupper((unsigned char)l1))), int(n), expected.data() + oa, int(lda)), 0);
+                        else if (order > 0) {  // LU without pivoting on a diagonally dominant matrix: getrf does not pivot
+                            const lapack_int r = blas::getrf(int(m), int(n), expected.data() + oa, int(lda), ipiv.data());
+                            EXPECT_EQ(r, 0);
+                            for (int64_t i = 0; i < order; ++i) ASSERT_EQ(ipiv[size_t(i)], i + 1) << "the reference pivoted";
+                        }
+                    }
+                }
+                info = chol ? potrf(Uplo(l1), n, buffer.data() + oa, lda) : getrf_nopiv(m, n, buffer.data() + oa, lda);
+            }
+        } catch (const grain::invalid_argument& e) {
+            threw = true;
+            ++refused;
+            EXPECT_FALSE(ok) << "call " << calls << " refused valid input: " << e.what();
+        }
+        if (threw) continue;
+        ++accepted;
+        ASSERT_TRUE(ok) << "call " << calls << " (routine " << routine << ", m=" << m << " n=" << n << " k=" << k
+                        << ", letters " << int(l1) << "," << int(l2) << "," << int(l3) << "," << int(l4)
+                        << ", bad_nb " << bad_nb << " nb " << nb << ", lda " << lda << " ldb " << ldb << " ldc " << ldc << ") accepted invalid input";
+        ASSERT_EQ(info, expected_info) << "call " << calls;
+        if (expected_info != 0) {  // refused before any write
+            ASSERT_EQ(std::memcmp(buffer.data(), expected.data(), sizeof(double) * total), 0) << "call " << calls;
+            continue;
+        }
+        // The same answer as LAPACK's to rounding, everywhere in the buffer.
+        const double scale = std::max(1.0, max_abs(expected)) * 200 * eps * double(std::max<int64_t>({1, m, n, k}));
+        for (size_t i = 0; i < total; ++i)
+            ASSERT_NEAR(buffer[i], expected[i], scale) << "call " << calls << " routine " << routine << " element " << i;
+    }
+    ::unsetenv("GRAIN_NB");
+    std::printf("fuzz: %d calls, %d accepted, %d refused\n", calls, accepted, refused);
+    EXPECT_GT(accepted, calls / 4);
+    EXPECT_GT(refused, calls / 20);
+}
+
+}  // namespace
+}  // namespace grain::test
