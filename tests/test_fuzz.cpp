@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "common.hpp"
@@ -192,6 +193,95 @@ TEST(Fuzz, RoutinesGiveAnErrorOrLapacksAnswer) {
             ASSERT_NEAR(buffer[i], expected[i], scale) << "call " << calls << " routine " << routine << " element " << i;
     }
     ::unsetenv("GRAIN_NB");
+    std::printf("fuzz: %d calls, %d accepted, %d refused\n", calls, accepted, refused);
+    EXPECT_GT(accepted, calls / 4);
+    EXPECT_GT(refused, calls / 20);
+}
+
+// gemm on tile views of one to three grids over one buffer: same grid or not, tiles
+// shared or not, with tile sizes and shapes that agree or not.
+TEST(Fuzz, GemmOnViewsOfOneArray) {
+    Fuzz f;
+    const auto start = std::chrono::steady_clock::now();
+    const double eps = std::numeric_limits<double>::epsilon();
+    int calls = 0, accepted = 0, refused = 0;
+    struct Grid {
+        int64_t offset, rows, cols, ld;
+        int nb;
+    };
+    struct View {
+        int grid, i1, i2, j1, j2;
+    };
+    for (; calls < 1500 && std::chrono::steady_clock::now() - start < std::chrono::seconds(5); ++calls) {
+        const size_t total = 5000;
+        std::vector<double> buffer(total);
+        for (double& v : buffer) v = f.random.uniform();
+        const int nb = 3 + int(f.below(4));
+        std::vector<Grid> grids(size_t(1 + f.below(3)));
+        for (Grid& g : grids) {
+            g.nb = f.chance(0.9) ? nb : nb + 1;
+            g.rows = f.chance(0.8) ? g.nb * (2 + f.below(7)) : 1 + f.below(40);
+            g.cols = f.chance(0.8) ? g.nb * (2 + f.below(7)) : 1 + f.below(40);
+            g.ld = g.rows + f.below(4);
+            g.offset = f.below(int64_t(total) - (g.ld * (g.cols - 1) + g.rows));
+        }
+        std::vector<Matrix<double>> matrices;
+        for (const Grid& g : grids) matrices.emplace_back(g.rows, g.cols, g.nb, buffer.data() + g.offset, g.ld);
+        // A view of `tiles_r` x `tiles_c` tiles somewhere in a random grid, or any view.
+        const auto view = [&](int64_t tiles_r, int64_t tiles_c) {
+            View v{int(f.below(int64_t(grids.size()))), 0, 0, 0, 0};
+            const Matrix<double>& M = matrices[size_t(v.grid)];
+            const bool fits = tiles_r <= M.mt() && tiles_c <= M.nt() && f.chance(0.85);
+            v.i1 = int(f.below(fits ? M.mt() - tiles_r + 1 : M.mt()));
+            v.j1 = int(f.below(fits ? M.nt() - tiles_c + 1 : M.nt()));
+            v.i2 = fits ? v.i1 + int(tiles_r) - 1 : v.i1 + int(f.below(M.mt() - v.i1));
+            v.j2 = fits ? v.j1 + int(tiles_c) - 1 : v.j1 + int(f.below(M.nt() - v.j1));
+            return v;
+        };
+        const char ta = f.letter("NTC"), tb = f.letter("NTC");
+        const bool na = std::toupper((unsigned char)ta) == 'N', nbt = std::toupper((unsigned char)tb) == 'N';
+        const int64_t mt = 1 + f.below(2), nt = 1 + f.below(2), kt = 1 + f.below(2);
+        const View va = na ? view(mt, kt) : view(kt, mt), vb = nbt ? view(kt, nt) : view(nt, kt), vc = view(mt, nt);
+        const auto sub = [&](const View& v) { return matrices[size_t(v.grid)].sub(v.i1, v.i2, v.j1, v.j2); };
+        std::optional<Matrix<double>> views[] = {sub(va), sub(vb), sub(vc)};
+        const Matrix<double>&A = *views[0], &B = *views[1];
+        Matrix<double>& C = *views[2];
+        // Where each view is in the buffer, for the oracle and the reference.
+        const auto block = [&](const View& v, int64_t& offset, int64_t& ld) {
+            const Grid& g = grids[size_t(v.grid)];
+            offset = g.offset + int64_t(v.i1) * g.nb + int64_t(v.j1) * g.nb * g.ld;
+            ld = g.ld;
+        };
+        int64_t oa, lda, ob, ldb, oc, ldc;
+        block(va, oa, lda), block(vb, ob, ldb), block(vc, oc, ldc);
+        const int64_t am = na ? A.m() : A.n(), ak = na ? A.n() : A.m(), bk = nbt ? B.m() : B.n(), bn = nbt ? B.n() : B.m();
+        bool ok = valid(ta, "NTC") && valid(tb, "NTC") && A.nb() == C.nb() && B.nb() == C.nb() && ak == bk &&
+                  C.m() == am && C.n() == bn;
+        if (ok) {
+            Footprint fp(total);
+            fp.mark(oa, A.m(), A.n(), lda, false), fp.mark(ob, B.m(), B.n(), ldb, false);
+            ok = !fp.mark(oc, C.m(), C.n(), ldc, true);
+        }
+        std::vector<double> expected = buffer;
+        if (ok)
+            blas::gemm(Op(na ? 'N' : 'T'), Op(nbt ? 'N' : 'T'), int(C.m()), int(C.n()), int(ak), 0.5,
+                       expected.data() + oa, int(lda), expected.data() + ob, int(ldb), 2.0, expected.data() + oc,
+                       int(ldc));
+        try {
+            ASSERT_EQ(gemm(Op(ta), Op(tb), 0.5, A, B, 2.0, C), 0);
+        } catch (const grain::invalid_argument& e) {
+            ++refused;
+            EXPECT_FALSE(ok) << "call " << calls << " refused valid input: " << e.what();
+            continue;
+        }
+        ++accepted;
+        ASSERT_TRUE(ok) << "call " << calls << " accepted invalid views: grids " << va.grid << "," << vb.grid << ","
+                        << vc.grid << " nb " << A.nb() << "," << B.nb() << "," << C.nb();
+        matrices.clear();  // the last views go: the tiles are unregistered, the buffer is current
+        for (auto& v : views) v.reset();
+        const double scale = std::max(1.0, max_abs(expected)) * 200 * eps * double(std::max<int64_t>(1, ak));
+        for (size_t i = 0; i < total; ++i) ASSERT_NEAR(buffer[i], expected[i], scale) << "call " << calls << " element " << i;
+    }
     std::printf("fuzz: %d calls, %d accepted, %d refused\n", calls, accepted, refused);
     EXPECT_GT(accepted, calls / 4);
     EXPECT_GT(refused, calls / 20);
