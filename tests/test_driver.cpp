@@ -1,14 +1,17 @@
 // grain_testing as a user runs it: exit code, columns, and its checks.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <sys/wait.h>
 #include <vector>
 
 #include "src/base/kernel_table.hpp"
+#include "testing_drivers/checks.hpp"
 
 namespace {
 
@@ -179,6 +182,18 @@ TEST(Driver, InvalidArgumentsExitNonZeroNamingThem) {
         EXPECT_NE(o.out.find(name), std::string::npos) << o.out;
         EXPECT_TRUE(table(o.out).empty()) << o.out;
     }
+}
+
+// Issue 46, item 6: an array's rows * cols is checked, not wrapped: 2^62 x 4 elements
+// wrapped to none, which the generator then wrote past.
+TEST(DriverSizes, ArraysRefuseSizesThatOverflow) {
+    using grain::testing::Array;
+    EXPECT_THROW(Array<double>(int64_t(1) << 62, 4), std::length_error);
+    EXPECT_THROW(Array<double>(4, int64_t(1) << 62), std::length_error);
+    EXPECT_THROW(Array<double>(-1, 4), std::length_error);
+    EXPECT_THROW(Array<double>(3037000500, 3037000500), std::length_error);
+    EXPECT_EQ(Array<float>(3, 5).a.size(), 15u);
+    EXPECT_EQ(Array<float>(0, 5).a.size(), 0u);
 }
 
 }  // namespace
