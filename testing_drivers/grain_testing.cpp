@@ -36,7 +36,6 @@ grain::RuntimeOptions runtime_options(const Options& options) {
 bool run_all(const Options& options, const Operation& operation) {
     grain::Runtime runtime(runtime_options(options));
     if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
-    if (!options.scales.empty()) grain::Matrix<double>(0, 0, options.scales);  // checks the ladder
     const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
     LpStatsFile lp_stats(options.lp_stats);
     const Table table(options.human, columns(options));

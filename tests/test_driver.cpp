@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -12,18 +13,22 @@
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/checks.hpp"
+#include "testing_drivers/testing/options.hpp"
 
 namespace {
+
+namespace driver = grain::testing::driver;
 
 struct Output {
     int exit_code;
     std::string out;  // stdout and stderr together
 };
 
-// `environment`: VAR=value words for env(1).
+// `environment`: VAR=value words for env(1). A run that does not end within two minutes
+// is killed (exit code 124).
 Output run(const std::string& arguments, const std::string& environment = "") {
     const std::string command =
-        "env " + environment + " " + std::string(GRAIN_TESTING_BINARY) + " " + arguments + " 2>&1";
+        "timeout 120 env " + environment + " " + std::string(GRAIN_TESTING_BINARY) + " " + arguments + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return {-1, ""};
     std::string out;
@@ -39,6 +44,25 @@ std::vector<std::string> split(const std::string& line, char separator) {
     std::stringstream stream(line);
     for (std::string cell; std::getline(stream, cell, separator);) cells.push_back(cell);
     return cells;
+}
+
+// The driver's options from its arguments, in this process.
+driver::Options parse(const std::string& arguments) {
+    std::vector<std::string> args = split("grain_testing " + arguments, ' ');
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    return driver::parse(int(args.size()), argv.data());
+}
+
+// The message of the usage_error parsing `arguments` throws; "" where they parse.
+std::string refusal(const std::string& arguments) {
+    try {
+        parse(arguments);
+        return "";
+    } catch (const driver::usage_error& e) {
+        return e.what();
+    }
 }
 
 // The lines of the CSV table (from its header on; '#' lines are -v's comments).
@@ -194,6 +218,76 @@ TEST(DriverSizes, ArraysRefuseSizesThatOverflow) {
     EXPECT_THROW(Array<double>(3037000500, 3037000500), std::length_error);
     EXPECT_EQ(Array<float>(3, 5).a.size(), 15u);
     EXPECT_EQ(Array<float>(0, 5).a.size(), 0u);
+}
+
+// Sizes are LAPACK ints (the checks and the vendor routines take them so).
+TEST(Driver, SizesBeyondLapackIntsExitTwo) {
+    const Output o = run("-o potrf -n 3037000500");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_NE(o.out.find("for -n: expected an integer in [1, 2147483647]"), std::string::npos) << o.out;
+}
+
+// A range is expanded by its count of values, so that its last step cannot overflow
+// (start:end at the largest value used to loop forever).
+TEST(Driver, RangesEndingAtTheLargestValueEnd) {
+    const Output o = run("-o potrf -n 9223372036854775807:9223372036854775807");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_EQ(parse("-o potrf -n 2147483646:2147483647:1000").n, std::vector<int64_t>{2147483646});
+    EXPECT_EQ(parse("-o potrf -n 10 -b 2147483645:2147483647:2").nb, (std::vector<int>{2147483645, 2147483647}));
+    EXPECT_EQ(parse("-o potrf -n 1:10:4").n, (std::vector<int64_t>{1, 5, 9}));
+}
+
+// A list holds at most max_values values, counted before any is stored.
+TEST(DriverOptions, ListsAreBounded) {
+    EXPECT_EQ(parse("-o potrf -n 1:100000").n.size(), driver::max_values);
+    for (const char* arguments : {"-o potrf -n 1:100001", "-o potrf -n 1:50000,1:50001", "-o potrf -n 10 -b 1:2000000000"})
+        EXPECT_NE(refusal(arguments).find("more than 100000 values"), std::string::npos) << arguments;
+    const Output o = run("-o potrf -n 1:2000000000");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_NE(o.out.find("more than 100000 values"), std::string::npos) << o.out;
+}
+
+// Issue 46, item 7: every number is parsed into the type it is used as, and a value out
+// of its range is refused, saying the range (4294967297 used to run with nb = 1).
+TEST(DriverOptions, NumbersOutOfTheirRangeAreRefusedSayingIt) {
+    const struct {
+        const char* arguments;
+        const char* expected;
+    } cases[] = {
+        {"-b 4294967297", "for -b: expected an integer in [1, 2147483647]"},
+        {"--nb 0", "for --nb: expected an integer in [1, 2147483647]"},
+        {"-t 4294967298", "for -t: expected an integer in [1, 2147483647]"},
+        {"--threads -4294967295", "for --threads: expected an integer in [1, 2147483647]"},
+        {"--scales 4294967296", "for --scales: expected an integer in [1, 2147483647]"},
+        {"-g 4294967296", "for -g: expected an integer in [0, 2147483647]"},
+        {"--gpu-mem 4294967297", "for --gpu-mem: expected an integer in [1, 2147483647]"},
+        {"--window 4294967296", "for --window: expected an integer in [0, 2147483647]"},
+        {"--lp-period 4294967297", "for --lp-period: expected an integer in [1, 2147483647]"},
+        {"--niter 4294967297", "for --niter: expected an integer in [1, 2147483647]"},
+        {"--nrhs 4294967297", "for --nrhs: expected an integer in [1, 2147483647]"},
+        {"-m 2147483648", "for -m: expected an integer in [1, 2147483647]"},
+        {"-k 1:99999999999", "for -k: expected an integer in [1, 2147483647]"},
+        {"-n 1:10:4294967296", "for -n: expected an integer in [1, 2147483647]"},
+        {"--seed 18446744073709551616", "for --seed: expected an integer in [0, 18446744073709551615]"},
+        {"--seed -1", "for --seed: expected an integer in [0, 18446744073709551615]"},
+        {"--niter 1x", "for --niter: expected an integer in [1, 2147483647]"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.arguments);
+        EXPECT_NE(refusal(std::string("-o potrf -n 10 ") + c.arguments).find(c.expected), std::string::npos)
+            << refusal(std::string("-o potrf -n 10 ") + c.arguments);
+    }
+    const driver::Options o = parse("-o potrf -n 2147483647 -t 2147483647 --seed 18446744073709551615 -b 2147483647");
+    EXPECT_EQ(o.n, std::vector<int64_t>{2147483647});
+    EXPECT_EQ(o.threads, 2147483647);
+    EXPECT_EQ(o.seed, std::numeric_limits<uint64_t>::max());
+    EXPECT_EQ(o.nb, std::vector<int>{2147483647});
+    // -b with --scales would be ignored; a ladder grain refuses is refused here.
+    EXPECT_NE(refusal("-o potrf -n 10 -b 16 --scales 32,16").find("-b and --scales"), std::string::npos);
+    EXPECT_NE(refusal("-o potrf -n 10 --scales 32,24").find("--scales"), std::string::npos);
+    const Output out = run("-o potrf -n 10 -b 4294967297");
+    EXPECT_EQ(out.exit_code, 2) << out.out;
+    EXPECT_TRUE(table(out.out).empty()) << out.out;
 }
 
 }  // namespace
