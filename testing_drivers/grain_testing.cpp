@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
     try {
         options = parse(argc, argv);
         operation = &find_operation(options.op);
+        for (const std::string& ignored : ignored_options(options))
+            std::fprintf(stderr, "grain_testing: %s ignores %s\n", operation->name, ignored.c_str());
     } catch (const usage_error& e) {
         std::fprintf(stderr, "grain_testing: %s (see --help)\n", e.what());
         return 2;

@@ -14,6 +14,7 @@
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/checks.hpp"
 #include "testing_drivers/testing/options.hpp"
+#include "testing_drivers/testing/runners.hpp"
 
 namespace {
 
@@ -288,6 +289,35 @@ TEST(DriverOptions, NumbersOutOfTheirRangeAreRefusedSayingIt) {
     const Output out = run("-o potrf -n 10 -b 4294967297");
     EXPECT_EQ(out.exit_code, 2) << out.out;
     EXPECT_TRUE(table(out.out).empty()) << out.out;
+}
+
+// The columns say what ran: potrf reads neither -m nor -k nor --nrhs (one run, m = n, and
+// a note on stderr), gemm reads no --nrhs, the solves read no -k.
+TEST(Driver, ColumnsShowWhatRan) {
+    const struct {
+        const char* arguments;
+        std::vector<std::string> m_n_k_nrhs;
+        const char* note;
+    } cases[] = {
+        {"-o potrf -n 30 -m 50,60 -k 7 --nrhs 3", {"30", "30", "-", "-"}, "potrf ignores -m"},
+        {"-o gemm -n 30 -m 20 -k 10 --nrhs 5", {"20", "30", "10", "-"}, "gemm ignores --nrhs"},
+        {"-o gemm -n 30", {"30", "30", "30", "-"}, nullptr},
+        {"-o posv -n 30 --nrhs 4 -m 50", {"30", "30", "-", "4"}, "posv ignores -m"},
+        {"-o syrk -n 30 -k 8", {"30", "30", "8", "-"}, nullptr},
+        {"-o trsm -n 30 -m 20", {"20", "30", "-", "-"}, nullptr},
+        {"-o getrf_nopiv -n 30 -m 40", {"40", "30", "-", "-"}, nullptr},
+        {"-o gesv_nopiv -n 30 -m 40 --nrhs 2", {"30", "30", "-", "2"}, "gesv_nopiv ignores -m"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.arguments);
+        const Output o = run(std::string(c.arguments) + " -b 16 --check");
+        EXPECT_EQ(o.exit_code, 0) << o.out;
+        const auto rows = table(o.out);
+        ASSERT_EQ(rows.size(), 2u) << o.out;
+        EXPECT_EQ(std::vector<std::string>(rows[1].begin() + 4, rows[1].begin() + 8), c.m_n_k_nrhs) << o.out;
+        if (c.note) EXPECT_NE(o.out.find(c.note), std::string::npos) << o.out;
+        else EXPECT_EQ(o.out.find("ignores"), std::string::npos) << o.out;
+    }
 }
 
 }  // namespace

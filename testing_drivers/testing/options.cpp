@@ -44,6 +44,8 @@ const char* usage_text =
     "  -H                   aligned human-readable columns (default: ';'-separated)\n"
     "Sizes are 1 to 2147483647, other counts 1 (0 for -g, --window) to 2147483647; a list\n"
     "holds at most 100000 values.\n"
+    "Columns show what ran: m = n for the square routines, k for gemm and syrk only, nrhs\n"
+    "for the solves only ('-' elsewhere).\n"
     "Exit status: 0 every checked run passed, 1 a check failed or an error, 2 a bad command\n"
     "line (or an argument grain rejects).\n";
 

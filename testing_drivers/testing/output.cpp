@@ -157,8 +157,8 @@ std::vector<std::string> row_cells(const Options& options, const Operation& oper
                                    const Result& res, const grain::Runtime& runtime, bool ok) {
     std::vector<std::string> cells = {operation.name, std::string(1, c.precision),
                                       std::to_string(runtime.ncpu()), std::to_string(runtime.ngpu()),
-                                      std::to_string(c.m), std::to_string(c.n), std::to_string(c.k),
-                                      std::to_string(c.nrhs), std::to_string(c.scales[0]),
+                                      std::to_string(c.m), std::to_string(c.n), c.k ? std::to_string(c.k) : "-",
+                                      c.nrhs ? std::to_string(c.nrhs) : "-", std::to_string(c.scales[0]),
                                       std::to_string(iter), number(res.time),
                                       number(res.flops / res.time * 1e-9), std::to_string(levels(options)),
                                       runtime.split()};

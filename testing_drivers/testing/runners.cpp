@@ -231,7 +231,7 @@ template <typename T>
 Result run_lu(const Run& r) {
     const Case& c = r.c;
     const bool solve = r.options.op == "gesv_nopiv";
-    const int64_t m = solve ? c.n : c.m;
+    const int64_t m = c.m;  // n for gesv_nopiv
     Factorization<T> f(r, m, Kind::DiagonallyDominant, solve);
     Result res;
     {
@@ -258,14 +258,15 @@ Result run_lu(const Run& r) {
 }
 
 const Operation operations[] = {
-    {"gemm", 10, run_gemm<float>, run_gemm<double>},
-    {"trsm", 60, run_trsm<float>, run_trsm<double>},
-    {"syrk", 10, run_syrk<float>, run_syrk<double>},
-    {"potrf", 60, run_cholesky<float>, run_cholesky<double>},
-    {"potrs", 60, run_cholesky<float>, run_cholesky<double>},
-    {"posv", 60, run_cholesky<float>, run_cholesky<double>},
-    {"getrf_nopiv", 60, run_lu<float>, run_lu<double>},
-    {"gesv_nopiv", 60, run_lu<float>, run_lu<double>},
+    // name, residual bound, runners, whether it reads -m, -k, --nrhs
+    {"gemm", 10, run_gemm<float>, run_gemm<double>, true, true, false},
+    {"trsm", 60, run_trsm<float>, run_trsm<double>, true, false, false},
+    {"syrk", 10, run_syrk<float>, run_syrk<double>, false, true, false},
+    {"potrf", 60, run_cholesky<float>, run_cholesky<double>, false, false, false},
+    {"potrs", 60, run_cholesky<float>, run_cholesky<double>, false, false, true},
+    {"posv", 60, run_cholesky<float>, run_cholesky<double>, false, false, true},
+    {"getrf_nopiv", 60, run_lu<float>, run_lu<double>, true, false, false},
+    {"gesv_nopiv", 60, run_lu<float>, run_lu<double>, false, false, true},
 };
 
 }  // namespace
@@ -277,16 +278,32 @@ const Operation& find_operation(const std::string& name) {
 }
 
 std::vector<Case> cases_of(const Options& options) {
+    const Operation& op = find_operation(options.op);
+    const std::vector<int64_t> unread{0};
+    std::vector<std::vector<int>> ladders;
+    if (!options.scales.empty()) ladders.push_back(options.scales);
+    for (int nb : options.scales.empty() ? options.nb : std::vector<int>{}) ladders.push_back({nb});
+    const std::vector<int64_t>& ms = op.takes_m ? options.m : unread;
+    const std::vector<int64_t>& ks = op.takes_k ? options.k : unread;
+    const std::vector<int64_t>& nrhss = op.takes_nrhs ? options.nrhs : unread;
     std::vector<Case> cases;
     for (char p : options.precisions)
-        for (int64_t nb : options.nb)
+        for (const std::vector<int>& ladder : ladders)
             for (int64_t n : options.n)
-                for (int64_t m : options.m)
-                    for (int64_t k : options.k)
-                        for (int64_t nrhs : options.nrhs)
-                            cases.push_back({p, m ? m : n, n, k ? k : n, nrhs,
-                                             options.scales.empty() ? std::vector<int>{int(nb)} : options.scales});
+                for (int64_t m : ms)
+                    for (int64_t k : ks)
+                        for (int64_t nrhs : nrhss)
+                            cases.push_back({p, m ? m : n, n, op.takes_k ? (k ? k : n) : 0, nrhs, ladder});
     return cases;
+}
+
+std::vector<std::string> ignored_options(const Options& options) {
+    const Operation& op = find_operation(options.op);
+    std::vector<std::string> ignored;
+    if (!op.takes_m && options.m != std::vector<int64_t>{0}) ignored.push_back("-m");
+    if (!op.takes_k && options.k != std::vector<int64_t>{0}) ignored.push_back("-k");
+    if (!op.takes_nrhs && options.nrhs != std::vector<int64_t>{1}) ignored.push_back("--nrhs");
+    return ignored;
 }
 
 Result run_case(const Operation& operation, const Run& r) {

@@ -12,6 +12,8 @@
 
 namespace grain::testing::driver {
 
+// One case as it runs: m is n for the square routines, k is 0 but for gemm and syrk, nrhs
+// is 0 but for the solves.
 struct Case {
     char precision;
     int64_t m, n, k, nrhs;
@@ -43,13 +45,19 @@ struct Operation {
     double threshold;  // residual bound (design.md)
     Result (*single)(const Run&);
     Result (*dbl)(const Run&);
+    bool takes_m, takes_k, takes_nrhs;  // which of -m, -k and --nrhs it reads
 };
 
 // The operation -o names; usage_error if there is none.
 const Operation& find_operation(const std::string& name);
 
-// Every combination of the options' precisions and sizes, in the table's order.
+// Every combination of the options' precisions and sizes, in the table's order: one
+// case for the values of the lists options.op does not read. usage_error for an unknown
+// operation.
 std::vector<Case> cases_of(const Options& options);
+
+// The options options.op does not read ("-m", "-k", "--nrhs") that were given.
+std::vector<std::string> ignored_options(const Options& options);
 
 // One run of r.c, in its precision, with its flops.
 Result run_case(const Operation& operation, const Run& r);
