@@ -7,10 +7,12 @@
 
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "testing_drivers/checks.hpp"
+#include "testing_drivers/testing/memory.hpp"
 #include "testing_drivers/testing/options.hpp"
 #include "testing_drivers/testing/output.hpp"
 #include "testing_drivers/testing/runners.hpp"
@@ -33,16 +35,17 @@ grain::RuntimeOptions runtime_options(const Options& options) {
 }
 
 // Runs every case niter times, one row each; whether every checked run passed.
-bool run_all(const Options& options, const Operation& operation) {
+bool run_all(const Options& options, const Operation& operation, const std::vector<Case>& cases) {
     grain::Runtime runtime(runtime_options(options));
     if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
     const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
     LpStatsFile lp_stats(options.lp_stats);
     const Table table(options.human, columns(options));
-    const std::vector<Case> cases = cases_of(options);
 
     grain::testing::Random rng(options.seed);
-    const size_t runs = cases.size() * size_t(options.niter);
+    size_t runs = 0;  // at most max_values cases of at most INT_MAX runs each
+    if (__builtin_mul_overflow(cases.size(), size_t(options.niter), &runs))
+        throw std::length_error("grain_testing: too many runs");
     size_t done = 0;
     bool all_passed = true;
     Progress progress;
@@ -65,21 +68,25 @@ bool run_all(const Options& options, const Operation& operation) {
 }  // namespace
 
 // Exit codes: 0 every checked run passed, 1 a check failed or an error, 2 a bad
-// command line or an argument grain rejects.
+// command line or an argument grain rejects. What can be checked without StarPU is
+// checked before it starts: the options, the memory the cases need.
 int main(int argc, char** argv) {
     Options options;
     const Operation* operation = nullptr;
+    std::vector<Case> cases;
     try {
         options = parse(argc, argv);
         operation = &find_operation(options.op);
         for (const std::string& ignored : ignored_options(options))
             std::fprintf(stderr, "grain_testing: %s ignores %s\n", operation->name, ignored.c_str());
+        cases = cases_of(options);
+        check_memory(options, cases, available_memory());
     } catch (const usage_error& e) {
         std::fprintf(stderr, "grain_testing: %s (see --help)\n", e.what());
         return 2;
     }
     try {
-        return run_all(options, *operation) ? 0 : 1;
+        return run_all(options, *operation, cases) ? 0 : 1;
     } catch (const grain::invalid_argument& e) {
         std::fprintf(stderr, "grain_testing: invalid argument: %s\n", e.what());
         return 2;

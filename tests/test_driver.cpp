@@ -13,6 +13,7 @@
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/checks.hpp"
+#include "testing_drivers/testing/memory.hpp"
 #include "testing_drivers/testing/options.hpp"
 #include "testing_drivers/testing/runners.hpp"
 
@@ -238,14 +239,71 @@ TEST(Driver, RangesEndingAtTheLargestValueEnd) {
     EXPECT_EQ(parse("-o potrf -n 1:10:4").n, (std::vector<int64_t>{1, 5, 9}));
 }
 
-// A list holds at most max_values values, counted before any is stored.
-TEST(DriverOptions, ListsAreBounded) {
+// A list holds at most max_values values, counted before any is stored; the cases the
+// lists an operation reads combine into, too.
+TEST(DriverOptions, ListsAndCasesAreBounded) {
     EXPECT_EQ(parse("-o potrf -n 1:100000").n.size(), driver::max_values);
     for (const char* arguments : {"-o potrf -n 1:100001", "-o potrf -n 1:50000,1:50001", "-o potrf -n 10 -b 1:2000000000"})
         EXPECT_NE(refusal(arguments).find("more than 100000 values"), std::string::npos) << arguments;
     const Output o = run("-o potrf -n 1:2000000000");
     EXPECT_EQ(o.exit_code, 2) << o.out;
     EXPECT_NE(o.out.find("more than 100000 values"), std::string::npos) << o.out;
+    EXPECT_EQ(driver::cases_of(parse("-o gemm -n 1:100 -m 1:100 -k 1:10")).size(), 100000u);
+    EXPECT_THROW(driver::cases_of(parse("-o gemm -n 1:100 -m 1:100 -k 1:11")), driver::usage_error);
+    EXPECT_THROW(driver::cases_of(parse("-o gemm -n 1:100 -m 1:100 -k 1:10 -p s,d")), driver::usage_error);
+    EXPECT_EQ(driver::cases_of(parse("-o potrf -n 1:100 -m 1:100 -k 1:100")).size(), 100u);  // reads n only
+}
+
+// The host bytes a case needs, copy by copy (runners.cpp).
+TEST(DriverMemory, HostBytesCountOperandsTilesResultsAndCopies) {
+    const auto bytes = [](const std::string& arguments) {
+        const driver::Options o = parse(arguments);
+        const std::vector<driver::Case> cases = driver::cases_of(o);
+        EXPECT_EQ(cases.size(), 1u) << arguments;
+        return driver::host_bytes(o, cases.at(0));
+    };
+    // potrf: A, its tiles and the factors copied back; --check's product of the factors;
+    // --vendor's copy of A, freed before the check's.
+    EXPECT_EQ(bytes("-o potrf -n 1000"), 3u * 8000000);
+    EXPECT_EQ(bytes("-o potrf -n 1000 --check"), 4u * 8000000);
+    EXPECT_EQ(bytes("-o potrf -n 1000 --check --vendor"), 4u * 8000000);
+    // posv: A and B, their tiles, the factors and X; the vendor's A and B.
+    EXPECT_EQ(bytes("-o posv -n 1000 --nrhs 10 -p s"), 3u * (4000000 + 40000));
+    EXPECT_EQ(bytes("-o posv -n 1000 --nrhs 10 -p s --check"), 3u * (4000000 + 40000) + 40000);
+    EXPECT_EQ(bytes("-o posv -n 1000 --nrhs 10 -p s --check --vendor"), 4u * (4000000 + 40000));
+    // gemm: A, B, C0 and their tiles, C; the reference and C - reference.
+    EXPECT_EQ(bytes("-o gemm -m 100 -n 200 -k 300 -p s"), 4u * (2 * (30000 + 60000 + 20000) + 20000));
+    EXPECT_EQ(bytes("-o gemm -m 100 -n 200 -k 300 -p s --check"), 4u * (2 * (30000 + 60000 + 20000) + 3 * 20000));
+    EXPECT_EQ(bytes("-o trsm -m 100 -n 200"), 8u * (2 * (10000 + 20000) + 20000));
+    EXPECT_EQ(bytes("-o trsm -m 100 -n 200 --vendor --check"), 8u * (2 * (10000 + 20000) + 2 * 20000));
+    EXPECT_EQ(bytes("-o syrk -n 100 -k 50 --vendor"), 8u * (2 * (5000 + 10000) + 2 * 10000));
+    // getrf_nopiv on 300 x 100: the check's L, U and their product; the vendor's A and pivots.
+    EXPECT_EQ(bytes("-o getrf_nopiv -m 300 -n 100 --check"), 8u * (3 * 30000 + 30000 + 10000 + 30000));
+    EXPECT_EQ(bytes("-o getrf_nopiv -m 300 -n 100 --vendor"), 8u * 4 * 30000 + 101 * sizeof(lapack_int));
+    EXPECT_EQ(bytes("-o gesv_nopiv -m 300 -n 100 --nrhs 2 --check"), 8u * (3 * (10000 + 200) + 200));
+    EXPECT_EQ(bytes("-o gemm -n 2147483647"), std::numeric_limits<uint64_t>::max());  // more than 64 bits hold
+}
+
+// A case that cannot fit is refused before anything is allocated, saying what it needs.
+TEST(DriverMemory, CasesBeyondTheMemoryAreRefused) {
+    const driver::Options o = parse("-o potrf -n 50,100");
+    EXPECT_NO_THROW(driver::check_memory(o, driver::cases_of(o), {240000, "test"}));
+    try {
+        driver::check_memory(o, driver::cases_of(o), {239999, "test"});
+        ADD_FAILURE() << "n = 100 needs 240000 bytes";
+    } catch (const driver::usage_error& e) {
+        EXPECT_NE(std::string(e.what()).find("n=100: needs 240000 bytes of host memory, more than the 239999 bytes "
+                                             "available (test)"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_GT(driver::available_memory().bytes, 0u);
+    Output out = run("-o potrf -n 2000000");
+    EXPECT_EQ(out.exit_code, 2) << out.out;
+    EXPECT_NE(out.out.find("needs 96000000000000 bytes of host memory"), std::string::npos) << out.out;
+    out = run("-o gemm -n 2147483647 --check");
+    EXPECT_EQ(out.exit_code, 2) << out.out;
+    EXPECT_NE(out.out.find("needs more than 2^64 bytes"), std::string::npos) << out.out;
 }
 
 // Issue 46, item 7: every number is parsed into the type it is used as, and a value out

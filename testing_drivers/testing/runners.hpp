@@ -53,11 +53,17 @@ const Operation& find_operation(const std::string& name);
 
 // Every combination of the options' precisions and sizes, in the table's order: one
 // case for the values of the lists options.op does not read. usage_error for an unknown
-// operation.
+// operation, or for more than max_values cases.
 std::vector<Case> cases_of(const Options& options);
 
 // The options options.op does not read ("-m", "-k", "--nrhs") that were given.
 std::vector<std::string> ignored_options(const Options& options);
+
+// The bytes of host memory a run of c allocates at its peak: its operands, grain's tiled
+// copies of them, the results copied back, and the copies --check and --vendor make (those
+// of the CPU baselines: the GPU ones copy from the operands). Each runner below allocates
+// what this counts. UINT64_MAX where 64 bits cannot hold them.
+uint64_t host_bytes(const Options& options, const Case& c);
 
 // One run of r.c, in its precision, with its flops.
 Result run_case(const Operation& operation, const Run& r);
