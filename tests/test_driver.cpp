@@ -349,6 +349,20 @@ TEST(DriverOptions, NumbersOutOfTheirRangeAreRefusedSayingIt) {
     EXPECT_TRUE(table(out.out).empty()) << out.out;
 }
 
+// Issue 46, item 8: a scheduler neither StarPU nor grain has is refused, listing those
+// there are (it used to run StarPU's default and exit 0); from a variable too.
+TEST(Driver, UnknownSchedulerExitsTwoListingTheValidOnes) {
+    Output o = run("-o potrf -n 10 --sched nosuch");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    for (const char* listed : {"for --sched", "prio", "dmdar", "darts-lru"})
+        EXPECT_NE(o.out.find(listed), std::string::npos) << listed << " in " << o.out;
+    o = run("-o potrf -n 10", "GRAIN_SCHED=nosuch");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_NE(o.out.find("GRAIN_SCHED = nosuch: no such scheduling policy"), std::string::npos) << o.out;
+    o = run("-o potrf -n 10 --sched eager");
+    EXPECT_EQ(o.exit_code, 0) << o.out;
+}
+
 // The columns say what ran: potrf reads neither -m nor -k nor --nrhs (one run, m = n, and
 // a note on stderr), gemm reads no --nrhs, the solves read no -k.
 TEST(Driver, ColumnsShowWhatRan) {

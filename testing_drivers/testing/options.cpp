@@ -39,7 +39,7 @@ const char* usage_text =
     "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
     "  -g, --gpus N         GPUs                             [GRAIN_NGPU, STARPU_NCUDA, all]\n"
     "      --gpu-mem MB     GPU memory grain may use per GPU [GRAIN_GPU_MEMORY, STARPU_LIMIT_CUDA_MEM, all]\n"
-    "      --sched NAME     StarPU scheduler                 [GRAIN_SCHED, STARPU_SCHED, prio]\n"
+    "      --sched NAME     StarPU's or grain's (darts...) scheduler [GRAIN_SCHED, STARPU_SCHED, prio]\n"
     "      --seed N         random seed, 0 to 2^64-1         [42]\n"
     "  -H                   aligned human-readable columns (default: ';'-separated)\n"
     "Sizes are 1 to 2147483647, other counts 1 (0 for -g, --window) to 2147483647; a list\n"
@@ -130,6 +130,16 @@ std::vector<int> parse_scales(const std::string& option, const std::string& text
     return scales;
 }
 
+// One of the names grain::Runtime takes (it would refuse any other, once StarPU's
+// workers are about to start).
+std::string parse_sched(const std::string& option, const std::string& text) {
+    const std::vector<std::string> names = grain::Runtime::sched_policies();
+    if (std::find(names.begin(), names.end(), text) != names.end()) return text;
+    std::string list;
+    for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+    throw usage_error("invalid value '" + text + "' for " + option + ": expected one of " + list);
+}
+
 constexpr int max_int = std::numeric_limits<int>::max();
 
 // Sets the option arg in o, taking its value, where it has one, from value().
@@ -183,7 +193,7 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
     } else if (arg == "--gpu-mem") {
         o.gpu_memory = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "--sched") {
-        o.sched = value();
+        o.sched = parse_sched(arg, value());
     } else if (arg == "--seed") {
         o.seed = parse_number<uint64_t>(arg, value(), 0, std::numeric_limits<uint64_t>::max());
     } else {
