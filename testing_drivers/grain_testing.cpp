@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,11 +36,11 @@ grain::RuntimeOptions runtime_options(const Options& options) {
 }
 
 // Runs every case niter times, one row each; whether every checked run passed.
-bool run_all(const Options& options, const Operation& operation, const std::vector<Case>& cases) {
+bool run_all(const Options& options, const Operation& operation, const std::vector<Case>& cases,
+             LpStatsFile& lp_stats) {
     grain::Runtime runtime(runtime_options(options));
     if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
     const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
-    LpStatsFile lp_stats(options.lp_stats);
     const Table table(options.human, columns(options));
 
     grain::testing::Random rng(options.seed);
@@ -69,11 +70,12 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
 
 // Exit codes: 0 every checked run passed, 1 a check failed or an error, 2 a bad
 // command line or an argument grain rejects. What can be checked without StarPU is
-// checked before it starts: the options, the memory the cases need.
+// checked before it starts: the options, the memory the cases need, the --lp-stats file.
 int main(int argc, char** argv) {
     Options options;
     const Operation* operation = nullptr;
     std::vector<Case> cases;
+    std::unique_ptr<LpStatsFile> lp_stats;
     try {
         options = parse(argc, argv);
         operation = &find_operation(options.op);
@@ -81,12 +83,15 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "grain_testing: %s ignores %s\n", operation->name, ignored.c_str());
         cases = cases_of(options);
         check_memory(options, cases, available_memory());
+        lp_stats = std::make_unique<LpStatsFile>(options.lp_stats);
     } catch (const usage_error& e) {
         std::fprintf(stderr, "grain_testing: %s (see --help)\n", e.what());
         return 2;
     }
     try {
-        return run_all(options, *operation, cases) ? 0 : 1;
+        const bool passed = run_all(options, *operation, cases, *lp_stats);
+        lp_stats->close();
+        return passed ? 0 : 1;
     } catch (const grain::invalid_argument& e) {
         std::fprintf(stderr, "grain_testing: invalid argument: %s\n", e.what());
         return 2;

@@ -1,6 +1,7 @@
 // grain_testing as a user runs it: exit code, columns, and its checks.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -9,12 +10,14 @@
 #include <stdexcept>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/checks.hpp"
 #include "testing_drivers/testing/memory.hpp"
 #include "testing_drivers/testing/options.hpp"
+#include "testing_drivers/testing/output.hpp"
 #include "testing_drivers/testing/runners.hpp"
 
 namespace {
@@ -361,6 +364,50 @@ TEST(Driver, UnknownSchedulerExitsTwoListingTheValidOnes) {
     EXPECT_NE(o.out.find("GRAIN_SCHED = nosuch: no such scheduling policy"), std::string::npos) << o.out;
     o = run("-o potrf -n 10 --sched eager");
     EXPECT_EQ(o.exit_code, 0) << o.out;
+}
+
+// An --lp-stats file that cannot be opened, or takes nothing, is refused before the runtime
+// (and StarPU) starts: a GRAIN_SCHED the runtime would refuse is never looked at.
+TEST(Driver, LpStatsFileThatCannotBeWrittenExitsTwoBeforeStarpuStarts) {
+    for (const std::string path : {"/nonexistent_grain_dir/stats.csv", "/dev/full"}) {
+        SCOPED_TRACE(path);
+        const Output o = run("-o potrf -n 10 --lp-stats " + path, "GRAIN_SCHED=nosuch");
+        EXPECT_EQ(o.exit_code, 2) << o.out;
+        EXPECT_NE(o.out.find("--lp-stats file " + path + ": "), std::string::npos) << o.out;
+        EXPECT_EQ(o.out.find("GRAIN_SCHED"), std::string::npos) << o.out;
+    }
+    EXPECT_NE(refusal("-o potrf -n 10 --lp-stats").find("missing value"), std::string::npos);
+}
+
+// A write to the --lp-stats file that fails later (a reader gone, a disk full) throws.
+TEST(DriverLpStats, WriteErrorsAreReported) {
+    const auto previous = std::signal(SIGPIPE, SIG_IGN);  // a write to a closed pipe: EPIPE
+    int ends[2];
+    ASSERT_EQ(pipe(ends), 0);
+    const std::string path = "/dev/fd/" + std::to_string(ends[1]);
+    {
+        driver::LpStatsFile file(path);  // the header fits in the pipe
+        grain::Statistics s;
+        s.operations = {"gemm"};
+        s.lp.levels = 1;
+        grain::LpSolve solve;
+        solve.pending = {1};
+        solve.ratios = {0.5};
+        s.lp.history = {solve};
+        EXPECT_NO_THROW(file.write(0, s));
+        close(ends[0]);
+        try {
+            file.write(1, s);
+            ADD_FAILURE() << "a failed write went unnoticed";
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("cannot write to --lp-stats file " + path), std::string::npos)
+                << e.what();
+        }
+    }
+    // A file that takes no header is refused when it is opened.
+    EXPECT_THROW(driver::LpStatsFile{path}, driver::usage_error);
+    close(ends[1]);
+    std::signal(SIGPIPE, previous);
 }
 
 // The columns say what ran: potrf reads neither -m nor -k nor --nrhs (one run, m = n, and
