@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
     std::unique_ptr<LpStatsFile> lp_stats;
     try {
         options = parse(argc, argv);
+        if (options.help) {
+            std::fputs(usage(), stdout);
+            return 0;
+        }
         operation = &find_operation(options.op);
         for (const std::string& ignored : ignored_options(options))
             std::fprintf(stderr, "grain_testing: %s ignores %s\n", operation->name, ignored.c_str());

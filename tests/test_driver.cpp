@@ -352,6 +352,16 @@ TEST(DriverOptions, NumbersOutOfTheirRangeAreRefusedSayingIt) {
     EXPECT_TRUE(table(out.out).empty()) << out.out;
 }
 
+// -h asks for the usage, wherever it stands (the arguments after it are not read).
+TEST(DriverOptions, HelpIsAnOutcomeOfParse) {
+    EXPECT_TRUE(parse("-h").help);
+    EXPECT_TRUE(parse("-o potrf --help --bogus").help);
+    const Output o = run("-o potrf --help");
+    EXPECT_EQ(o.exit_code, 0);
+    EXPECT_NE(o.out.find("usage: grain_testing"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("Exit status"), std::string::npos) << o.out;
+}
+
 // Issue 46, item 8: a scheduler neither StarPU nor grain has is refused, listing those
 // there are (it used to run StarPU's default and exit 0); from a variable too.
 TEST(Driver, UnknownSchedulerExitsTwoListingTheValidOnes) {

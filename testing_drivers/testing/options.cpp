@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <system_error>
 
@@ -147,8 +145,7 @@ constexpr int max_int = std::numeric_limits<int>::max();
 template <typename Value>
 bool set_option(Options& o, const std::string& arg, Value&& value) {
     if (arg == "-h" || arg == "--help") {
-        std::fputs(usage_text, stdout);
-        std::exit(0);
+        o.help = true;
     } else if (arg == "-o" || arg == "--op") {
         o.op = value();
     } else if (arg == "-p" || arg == "--precision") {
@@ -214,6 +211,7 @@ Options parse(int argc, char** argv) {
             return argv[++i];
         };
         if (!set_option(o, arg, value)) throw usage_error("unknown option " + arg);
+        if (o.help) return o;
         nb_given = nb_given || arg == "-b" || arg == "--nb";
     }
     if (nb_given && !o.scales.empty()) throw usage_error("-b and --scales: give one (--scales replaces -b)");
@@ -229,6 +227,8 @@ Options parse(int argc, char** argv) {
     if (o.k.empty()) o.k = {0};
     return o;
 }
+
+const char* usage() { return usage_text; }
 
 int levels(const Options& options) { return options.scales.empty() ? 1 : int(options.scales.size()); }
 

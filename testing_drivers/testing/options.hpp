@@ -17,6 +17,7 @@ constexpr int64_t max_size = 2147483647;
 constexpr size_t max_values = 100000;
 
 struct Options {
+    bool help = false;  // -h/--help: print usage() and nothing else
     std::string op;
     std::vector<char> precisions{'d'};
     std::vector<int64_t> m, n, k, nrhs{1};  // each in [1, max_size]
@@ -44,11 +45,14 @@ struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The options of argv. -h/--help prints the usage and exits 0; a bad option throws
-// usage_error. Every number is range-checked into the type it is used as; every list
-// holds 1 to max_values values.
+// The options of argv; a bad option throws usage_error. -h/--help stops the parsing there
+// and returns options with help set. Every number is range-checked into the type it is
+// used as; every list holds 1 to max_values values.
 // m and k are {0} when not given: 0 stands for "same as n".
 Options parse(int argc, char** argv);
+
+// The text -h prints.
+const char* usage();
 
 // The tile scales of every run: the --scales ladder's length, else 1 (-b).
 int levels(const Options& options);
