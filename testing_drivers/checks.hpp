@@ -7,18 +7,37 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "src/kernels/blas.hpp"
 
 namespace grain::testing {
 
+// The elements of an m x n array of T, checked: the BLAS and LAPACK calls take each
+// dimension as an int, and the array's bytes must fit in a size_t. std::length_error
+// otherwise (an unchecked rows * cols can wrap to a small count that is then written past).
+template <typename T>
+size_t array_elements(int64_t rows, int64_t cols) {
+    if (rows < 0 || cols < 0 || rows > std::numeric_limits<int>::max() || cols > std::numeric_limits<int>::max())
+        throw std::length_error("array of " + std::to_string(rows) + " x " + std::to_string(cols) +
+                                ": each dimension must be in [0, " +
+                                std::to_string(std::numeric_limits<int>::max()) + "]");
+    size_t elements = 0, bytes = 0;
+    if (__builtin_mul_overflow(size_t(rows), size_t(cols), &elements) ||
+        __builtin_mul_overflow(elements, sizeof(T), &bytes))
+        throw std::length_error("array of " + std::to_string(rows) + " x " + std::to_string(cols) +
+                                ": its size overflows");
+    return elements;
+}
+
 template <typename T>
 struct Array {  // a column-major m x n array
     int64_t m = 0, n = 0;
     std::vector<T> a;
     Array() = default;
-    Array(int64_t rows, int64_t cols) : m(rows), n(cols), a(size_t(rows * cols)) {}
+    Array(int64_t rows, int64_t cols) : m(rows), n(cols), a(array_elements<T>(rows, cols)) {}
     T* data() { return a.data(); }
     const T* data() const { return a.data(); }
     int ld() const { return int(std::max<int64_t>(1, m)); }

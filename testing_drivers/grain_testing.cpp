@@ -7,10 +7,13 @@
 
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "testing_drivers/checks.hpp"
+#include "testing_drivers/testing/memory.hpp"
 #include "testing_drivers/testing/options.hpp"
 #include "testing_drivers/testing/output.hpp"
 #include "testing_drivers/testing/runners.hpp"
@@ -33,17 +36,17 @@ grain::RuntimeOptions runtime_options(const Options& options) {
 }
 
 // Runs every case niter times, one row each; whether every checked run passed.
-bool run_all(const Options& options, const Operation& operation) {
+bool run_all(const Options& options, const Operation& operation, const std::vector<Case>& cases,
+             LpStatsFile& lp_stats) {
     grain::Runtime runtime(runtime_options(options));
     if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
-    if (!options.scales.empty()) grain::Matrix<double>(0, 0, options.scales);  // checks the ladder
     const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
-    LpStatsFile lp_stats(options.lp_stats);
     const Table table(options.human, columns(options));
-    const std::vector<Case> cases = cases_of(options);
 
     grain::testing::Random rng(options.seed);
-    const size_t runs = cases.size() * size_t(options.niter);
+    size_t runs = 0;  // at most max_values cases of at most INT_MAX runs each
+    if (__builtin_mul_overflow(cases.size(), size_t(options.niter), &runs))
+        throw std::length_error("grain_testing: too many runs");
     size_t done = 0;
     bool all_passed = true;
     Progress progress;
@@ -66,19 +69,33 @@ bool run_all(const Options& options, const Operation& operation) {
 }  // namespace
 
 // Exit codes: 0 every checked run passed, 1 a check failed or an error, 2 a bad
-// command line or an argument grain rejects.
+// command line or an argument grain rejects. What can be checked without StarPU is
+// checked before it starts: the options, the memory the cases need, the --lp-stats file.
 int main(int argc, char** argv) {
     Options options;
     const Operation* operation = nullptr;
+    std::vector<Case> cases;
+    std::unique_ptr<LpStatsFile> lp_stats;
     try {
         options = parse(argc, argv);
+        if (options.help) {
+            std::fputs(usage(), stdout);
+            return 0;
+        }
         operation = &find_operation(options.op);
+        for (const std::string& ignored : ignored_options(options))
+            std::fprintf(stderr, "grain_testing: %s ignores %s\n", operation->name, ignored.c_str());
+        cases = cases_of(options);
+        check_memory(options, cases, available_memory());
+        lp_stats = std::make_unique<LpStatsFile>(options.lp_stats);
     } catch (const usage_error& e) {
         std::fprintf(stderr, "grain_testing: %s (see --help)\n", e.what());
         return 2;
     }
     try {
-        return run_all(options, *operation) ? 0 : 1;
+        const bool passed = run_all(options, *operation, cases, *lp_stats);
+        lp_stats->close();
+        return passed ? 0 : 1;
     } catch (const grain::invalid_argument& e) {
         std::fprintf(stderr, "grain_testing: invalid argument: %s\n", e.what());
         return 2;

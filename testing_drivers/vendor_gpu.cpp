@@ -18,6 +18,22 @@ namespace {
 
 constexpr double not_run = std::numeric_limits<double>::quiet_NaN();
 
+// Sizes in bytes, checked: std::length_error where they overflow a size_t.
+size_t plus(size_t a, size_t b) {
+    size_t sum = 0;
+    if (__builtin_add_overflow(a, b, &sum)) throw std::length_error("vendor baseline: a size in bytes overflows");
+    return sum;
+}
+template <typename T>
+size_t bytes_of(int64_t m, int64_t n) {  // of an m x n array of T
+    size_t elements = 0, bytes = 0;
+    if (m < 0 || n < 0 || __builtin_mul_overflow(size_t(m), size_t(n), &elements) ||
+        __builtin_mul_overflow(elements, sizeof(T), &bytes))
+        throw std::length_error("vendor baseline: an array of " + std::to_string(m) + " x " + std::to_string(n) +
+                                " overflows a size in bytes");
+    return bytes;
+}
+
 void check(cudaError_t s, const char* what) {
     if (s != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(s));
 }
@@ -73,7 +89,7 @@ private:
 // Copies an m x n column-major host array into a packed device array (ld = m).
 template <typename T>
 void upload(T* device, const T* host, int64_t m, int64_t n, int64_t ld) {
-    check(cudaMemcpy2D(device, size_t(m) * sizeof(T), host, size_t(ld) * sizeof(T), size_t(m) * sizeof(T), size_t(n),
+    check(cudaMemcpy2D(device, bytes_of<T>(m, 1), host, bytes_of<T>(ld, 1), bytes_of<T>(m, 1), size_t(n),
                        cudaMemcpyHostToDevice),
           "cudaMemcpy2D");
 }
@@ -86,7 +102,7 @@ public:
     PinnedHost(const T* host, int64_t m, int64_t n, int64_t ld)
         : p_(const_cast<T*>(host)) {
         if (m > 0 && n > 0)
-            check(cudaHostRegister(p_, (size_t(ld) * size_t(n - 1) + size_t(m)) * sizeof(T), cudaHostRegisterDefault),
+            check(cudaHostRegister(p_, plus(bytes_of<T>(ld, n - 1), bytes_of<T>(m, 1)), cudaHostRegisterDefault),
                   "cudaHostRegister");
         else
             p_ = nullptr;
@@ -127,13 +143,13 @@ struct Solver {
 template <typename T, typename Size, typename Factor>
 double factorization(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memory_mib, Size size, Factor factor) {
     DeviceMemory memory(memory_mib);
-    const size_t bytes = size_t(m) * size_t(n) * sizeof(T);
+    const size_t bytes = bytes_of<T>(m, n);
     if (!memory.fits(bytes)) return not_run;
     Solver solver;
     T* d = static_cast<T*>(memory.get(bytes));
     size_t device_work = 0, host_work = 0;
     check(size(solver, d, &device_work, &host_work), "cusolver bufferSize");
-    if (!memory.fits(bytes + device_work)) return not_run;
+    if (!memory.fits(plus(bytes, device_work))) return not_run;
     void* work = memory.get(device_work);
     std::vector<char> host(host_work);
     int* info = static_cast<int*>(memory.get(sizeof(int)));
@@ -150,11 +166,11 @@ template <typename T>
 double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
             const T* c, int64_t ldc, int64_t memory_mib) {
     DeviceMemory memory(memory_mib);
-    const size_t bytes = (size_t(m) * size_t(k) + size_t(k) * size_t(n) + size_t(m) * size_t(n)) * sizeof(T);
+    const size_t bytes = plus(plus(bytes_of<T>(m, k), bytes_of<T>(k, n)), bytes_of<T>(m, n));
     if (!memory.fits(bytes)) return not_run;
-    T* da = static_cast<T*>(memory.get(size_t(m) * size_t(k) * sizeof(T)));
-    T* db = static_cast<T*>(memory.get(size_t(k) * size_t(n) * sizeof(T)));
-    T* dc = static_cast<T*>(memory.get(size_t(m) * size_t(n) * sizeof(T)));
+    T* da = static_cast<T*>(memory.get(bytes_of<T>(m, k)));
+    T* db = static_cast<T*>(memory.get(bytes_of<T>(k, n)));
+    T* dc = static_cast<T*>(memory.get(bytes_of<T>(m, n)));
     cublasHandle_t handle = nullptr;
     check(cublasCreate(&handle), "cublasCreate");
     std::unique_ptr<cublasContext, decltype(&cublasDestroy)> owner(handle, cublasDestroy);

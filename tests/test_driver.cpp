@@ -1,26 +1,39 @@
 // grain_testing as a user runs it: exit code, columns, and its checks.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #include "src/base/kernel_table.hpp"
+#include "testing_drivers/checks.hpp"
+#include "testing_drivers/testing/memory.hpp"
+#include "testing_drivers/testing/options.hpp"
+#include "testing_drivers/testing/output.hpp"
+#include "testing_drivers/testing/runners.hpp"
 
 namespace {
+
+namespace driver = grain::testing::driver;
 
 struct Output {
     int exit_code;
     std::string out;  // stdout and stderr together
 };
 
-// `environment`: VAR=value words for env(1).
+// `environment`: VAR=value words for env(1). A run that does not end within two minutes
+// is killed (exit code 124).
 Output run(const std::string& arguments, const std::string& environment = "") {
     const std::string command =
-        "env " + environment + " " + std::string(GRAIN_TESTING_BINARY) + " " + arguments + " 2>&1";
+        "timeout 120 env " + environment + " " + std::string(GRAIN_TESTING_BINARY) + " " + arguments + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return {-1, ""};
     std::string out;
@@ -36,6 +49,25 @@ std::vector<std::string> split(const std::string& line, char separator) {
     std::stringstream stream(line);
     for (std::string cell; std::getline(stream, cell, separator);) cells.push_back(cell);
     return cells;
+}
+
+// The driver's options from its arguments, in this process.
+driver::Options parse(const std::string& arguments) {
+    std::vector<std::string> args = split("grain_testing " + arguments, ' ');
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    return driver::parse(int(args.size()), argv.data());
+}
+
+// The message of the usage_error parsing `arguments` throws; "" where they parse.
+std::string refusal(const std::string& arguments) {
+    try {
+        parse(arguments);
+        return "";
+    } catch (const driver::usage_error& e) {
+        return e.what();
+    }
 }
 
 // The lines of the CSV table (from its header on; '#' lines are -v's comments).
@@ -178,6 +210,242 @@ TEST(Driver, InvalidArgumentsExitNonZeroNamingThem) {
         EXPECT_NE(o.exit_code, 0);
         EXPECT_NE(o.out.find(name), std::string::npos) << o.out;
         EXPECT_TRUE(table(o.out).empty()) << o.out;
+    }
+}
+
+// Issue 46, item 6: an array's rows * cols is checked, not wrapped: 2^62 x 4 elements
+// wrapped to none, which the generator then wrote past.
+TEST(DriverSizes, ArraysRefuseSizesThatOverflow) {
+    using grain::testing::Array;
+    EXPECT_THROW(Array<double>(int64_t(1) << 62, 4), std::length_error);
+    EXPECT_THROW(Array<double>(4, int64_t(1) << 62), std::length_error);
+    EXPECT_THROW(Array<double>(-1, 4), std::length_error);
+    EXPECT_THROW(Array<double>(3037000500, 3037000500), std::length_error);
+    EXPECT_EQ(Array<float>(3, 5).a.size(), 15u);
+    EXPECT_EQ(Array<float>(0, 5).a.size(), 0u);
+}
+
+// Sizes are LAPACK ints (the checks and the vendor routines take them so).
+TEST(Driver, SizesBeyondLapackIntsExitTwo) {
+    const Output o = run("-o potrf -n 3037000500");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_NE(o.out.find("for -n: expected an integer in [1, 2147483647]"), std::string::npos) << o.out;
+}
+
+// A range is expanded by its count of values, so that its last step cannot overflow
+// (start:end at the largest value used to loop forever).
+TEST(Driver, RangesEndingAtTheLargestValueEnd) {
+    const Output o = run("-o potrf -n 9223372036854775807:9223372036854775807");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_EQ(parse("-o potrf -n 2147483646:2147483647:1000").n, std::vector<int64_t>{2147483646});
+    EXPECT_EQ(parse("-o potrf -n 10 -b 2147483645:2147483647:2").nb, (std::vector<int>{2147483645, 2147483647}));
+    EXPECT_EQ(parse("-o potrf -n 1:10:4").n, (std::vector<int64_t>{1, 5, 9}));
+}
+
+// A list holds at most max_values values, counted before any is stored; the cases the
+// lists an operation reads combine into, too.
+TEST(DriverOptions, ListsAndCasesAreBounded) {
+    EXPECT_EQ(parse("-o potrf -n 1:100000").n.size(), driver::max_values);
+    for (const char* arguments : {"-o potrf -n 1:100001", "-o potrf -n 1:50000,1:50001", "-o potrf -n 10 -b 1:2000000000"})
+        EXPECT_NE(refusal(arguments).find("more than 100000 values"), std::string::npos) << arguments;
+    const Output o = run("-o potrf -n 1:2000000000");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_NE(o.out.find("more than 100000 values"), std::string::npos) << o.out;
+    EXPECT_EQ(driver::cases_of(parse("-o gemm -n 1:100 -m 1:100 -k 1:10")).size(), 100000u);
+    EXPECT_THROW(driver::cases_of(parse("-o gemm -n 1:100 -m 1:100 -k 1:11")), driver::usage_error);
+    EXPECT_THROW(driver::cases_of(parse("-o gemm -n 1:100 -m 1:100 -k 1:10 -p s,d")), driver::usage_error);
+    EXPECT_EQ(driver::cases_of(parse("-o potrf -n 1:100 -m 1:100 -k 1:100")).size(), 100u);  // reads n only
+}
+
+// The host bytes a case needs, copy by copy (runners.cpp).
+TEST(DriverMemory, HostBytesCountOperandsTilesResultsAndCopies) {
+    const auto bytes = [](const std::string& arguments) {
+        const driver::Options o = parse(arguments);
+        const std::vector<driver::Case> cases = driver::cases_of(o);
+        EXPECT_EQ(cases.size(), 1u) << arguments;
+        return driver::host_bytes(o, cases.at(0));
+    };
+    // potrf: A, its tiles and the factors copied back; --check's product of the factors;
+    // --vendor's copy of A, freed before the check's.
+    EXPECT_EQ(bytes("-o potrf -n 1000"), 3u * 8000000);
+    EXPECT_EQ(bytes("-o potrf -n 1000 --check"), 4u * 8000000);
+    EXPECT_EQ(bytes("-o potrf -n 1000 --check --vendor"), 4u * 8000000);
+    // posv: A and B, their tiles, the factors and X; the vendor's A and B.
+    EXPECT_EQ(bytes("-o posv -n 1000 --nrhs 10 -p s"), 3u * (4000000 + 40000));
+    EXPECT_EQ(bytes("-o posv -n 1000 --nrhs 10 -p s --check"), 3u * (4000000 + 40000) + 40000);
+    EXPECT_EQ(bytes("-o posv -n 1000 --nrhs 10 -p s --check --vendor"), 4u * (4000000 + 40000));
+    // gemm: A, B, C0 and their tiles, C; the reference and C - reference.
+    EXPECT_EQ(bytes("-o gemm -m 100 -n 200 -k 300 -p s"), 4u * (2 * (30000 + 60000 + 20000) + 20000));
+    EXPECT_EQ(bytes("-o gemm -m 100 -n 200 -k 300 -p s --check"), 4u * (2 * (30000 + 60000 + 20000) + 3 * 20000));
+    EXPECT_EQ(bytes("-o trsm -m 100 -n 200"), 8u * (2 * (10000 + 20000) + 20000));
+    EXPECT_EQ(bytes("-o trsm -m 100 -n 200 --vendor --check"), 8u * (2 * (10000 + 20000) + 2 * 20000));
+    EXPECT_EQ(bytes("-o syrk -n 100 -k 50 --vendor"), 8u * (2 * (5000 + 10000) + 2 * 10000));
+    // getrf_nopiv on 300 x 100: the check's L, U and their product; the vendor's A and pivots.
+    EXPECT_EQ(bytes("-o getrf_nopiv -m 300 -n 100 --check"), 8u * (3 * 30000 + 30000 + 10000 + 30000));
+    EXPECT_EQ(bytes("-o getrf_nopiv -m 300 -n 100 --vendor"), 8u * 4 * 30000 + 101 * sizeof(lapack_int));
+    EXPECT_EQ(bytes("-o gesv_nopiv -m 300 -n 100 --nrhs 2 --check"), 8u * (3 * (10000 + 200) + 200));
+    EXPECT_EQ(bytes("-o gemm -n 2147483647"), std::numeric_limits<uint64_t>::max());  // more than 64 bits hold
+}
+
+// A case that cannot fit is refused before anything is allocated, saying what it needs.
+TEST(DriverMemory, CasesBeyondTheMemoryAreRefused) {
+    const driver::Options o = parse("-o potrf -n 50,100");
+    EXPECT_NO_THROW(driver::check_memory(o, driver::cases_of(o), {240000, "test"}));
+    try {
+        driver::check_memory(o, driver::cases_of(o), {239999, "test"});
+        ADD_FAILURE() << "n = 100 needs 240000 bytes";
+    } catch (const driver::usage_error& e) {
+        EXPECT_NE(std::string(e.what()).find("n=100: needs 240000 bytes of host memory, more than the 239999 bytes "
+                                             "available (test)"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_GT(driver::available_memory().bytes, 0u);
+    Output out = run("-o potrf -n 2000000");
+    EXPECT_EQ(out.exit_code, 2) << out.out;
+    EXPECT_NE(out.out.find("needs 96000000000000 bytes of host memory"), std::string::npos) << out.out;
+    out = run("-o gemm -n 2147483647 --check");
+    EXPECT_EQ(out.exit_code, 2) << out.out;
+    EXPECT_NE(out.out.find("needs more than 2^64 bytes"), std::string::npos) << out.out;
+}
+
+// Issue 46, item 7: every number is parsed into the type it is used as, and a value out
+// of its range is refused, saying the range (4294967297 used to run with nb = 1).
+TEST(DriverOptions, NumbersOutOfTheirRangeAreRefusedSayingIt) {
+    const struct {
+        const char* arguments;
+        const char* expected;
+    } cases[] = {
+        {"-b 4294967297", "for -b: expected an integer in [1, 2147483647]"},
+        {"--nb 0", "for --nb: expected an integer in [1, 2147483647]"},
+        {"-t 4294967298", "for -t: expected an integer in [1, 2147483647]"},
+        {"--threads -4294967295", "for --threads: expected an integer in [1, 2147483647]"},
+        {"--scales 4294967296", "for --scales: expected an integer in [1, 2147483647]"},
+        {"-g 4294967296", "for -g: expected an integer in [0, 2147483647]"},
+        {"--gpu-mem 4294967297", "for --gpu-mem: expected an integer in [1, 2147483647]"},
+        {"--window 4294967296", "for --window: expected an integer in [0, 2147483647]"},
+        {"--lp-period 4294967297", "for --lp-period: expected an integer in [1, 2147483647]"},
+        {"--niter 4294967297", "for --niter: expected an integer in [1, 2147483647]"},
+        {"--nrhs 4294967297", "for --nrhs: expected an integer in [1, 2147483647]"},
+        {"-m 2147483648", "for -m: expected an integer in [1, 2147483647]"},
+        {"-k 1:99999999999", "for -k: expected an integer in [1, 2147483647]"},
+        {"-n 1:10:4294967296", "for -n: expected an integer in [1, 2147483647]"},
+        {"--seed 18446744073709551616", "for --seed: expected an integer in [0, 18446744073709551615]"},
+        {"--seed -1", "for --seed: expected an integer in [0, 18446744073709551615]"},
+        {"--niter 1x", "for --niter: expected an integer in [1, 2147483647]"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.arguments);
+        EXPECT_NE(refusal(std::string("-o potrf -n 10 ") + c.arguments).find(c.expected), std::string::npos)
+            << refusal(std::string("-o potrf -n 10 ") + c.arguments);
+    }
+    const driver::Options o = parse("-o potrf -n 2147483647 -t 2147483647 --seed 18446744073709551615 -b 2147483647");
+    EXPECT_EQ(o.n, std::vector<int64_t>{2147483647});
+    EXPECT_EQ(o.threads, 2147483647);
+    EXPECT_EQ(o.seed, std::numeric_limits<uint64_t>::max());
+    EXPECT_EQ(o.nb, std::vector<int>{2147483647});
+    // -b with --scales would be ignored; a ladder grain refuses is refused here.
+    EXPECT_NE(refusal("-o potrf -n 10 -b 16 --scales 32,16").find("-b and --scales"), std::string::npos);
+    EXPECT_NE(refusal("-o potrf -n 10 --scales 32,24").find("--scales"), std::string::npos);
+    const Output out = run("-o potrf -n 10 -b 4294967297");
+    EXPECT_EQ(out.exit_code, 2) << out.out;
+    EXPECT_TRUE(table(out.out).empty()) << out.out;
+}
+
+// -h asks for the usage, wherever it stands (the arguments after it are not read).
+TEST(DriverOptions, HelpIsAnOutcomeOfParse) {
+    EXPECT_TRUE(parse("-h").help);
+    EXPECT_TRUE(parse("-o potrf --help --bogus").help);
+    const Output o = run("-o potrf --help");
+    EXPECT_EQ(o.exit_code, 0);
+    EXPECT_NE(o.out.find("usage: grain_testing"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("Exit status"), std::string::npos) << o.out;
+}
+
+// Issue 46, item 8: a scheduler neither StarPU nor grain has is refused, listing those
+// there are (it used to run StarPU's default and exit 0); from a variable too.
+TEST(Driver, UnknownSchedulerExitsTwoListingTheValidOnes) {
+    Output o = run("-o potrf -n 10 --sched nosuch");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    for (const char* listed : {"for --sched", "prio", "dmdar", "darts-lru"})
+        EXPECT_NE(o.out.find(listed), std::string::npos) << listed << " in " << o.out;
+    o = run("-o potrf -n 10", "GRAIN_SCHED=nosuch");
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_NE(o.out.find("GRAIN_SCHED = nosuch: no such scheduling policy"), std::string::npos) << o.out;
+    o = run("-o potrf -n 10 --sched eager");
+    EXPECT_EQ(o.exit_code, 0) << o.out;
+}
+
+// An --lp-stats file that cannot be opened, or takes nothing, is refused before the runtime
+// (and StarPU) starts: a GRAIN_SCHED the runtime would refuse is never looked at.
+TEST(Driver, LpStatsFileThatCannotBeWrittenExitsTwoBeforeStarpuStarts) {
+    for (const std::string path : {"/nonexistent_grain_dir/stats.csv", "/dev/full"}) {
+        SCOPED_TRACE(path);
+        const Output o = run("-o potrf -n 10 --lp-stats " + path, "GRAIN_SCHED=nosuch");
+        EXPECT_EQ(o.exit_code, 2) << o.out;
+        EXPECT_NE(o.out.find("--lp-stats file " + path + ": "), std::string::npos) << o.out;
+        EXPECT_EQ(o.out.find("GRAIN_SCHED"), std::string::npos) << o.out;
+    }
+    EXPECT_NE(refusal("-o potrf -n 10 --lp-stats").find("missing value"), std::string::npos);
+}
+
+// A write to the --lp-stats file that fails later (a reader gone, a disk full) throws.
+TEST(DriverLpStats, WriteErrorsAreReported) {
+    const auto previous = std::signal(SIGPIPE, SIG_IGN);  // a write to a closed pipe: EPIPE
+    int ends[2];
+    ASSERT_EQ(pipe(ends), 0);
+    const std::string path = "/dev/fd/" + std::to_string(ends[1]);
+    {
+        driver::LpStatsFile file(path);  // the header fits in the pipe
+        grain::Statistics s;
+        s.operations = {"gemm"};
+        s.lp.levels = 1;
+        grain::LpSolve solve;
+        solve.pending = {1};
+        solve.ratios = {0.5};
+        s.lp.history = {solve};
+        EXPECT_NO_THROW(file.write(0, s));
+        close(ends[0]);
+        try {
+            file.write(1, s);
+            ADD_FAILURE() << "a failed write went unnoticed";
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("cannot write to --lp-stats file " + path), std::string::npos)
+                << e.what();
+        }
+    }
+    // A file that takes no header is refused when it is opened.
+    EXPECT_THROW(driver::LpStatsFile{path}, driver::usage_error);
+    close(ends[1]);
+    std::signal(SIGPIPE, previous);
+}
+
+// The columns say what ran: potrf reads neither -m nor -k nor --nrhs (one run, m = n, and
+// a note on stderr), gemm reads no --nrhs, the solves read no -k.
+TEST(Driver, ColumnsShowWhatRan) {
+    const struct {
+        const char* arguments;
+        std::vector<std::string> m_n_k_nrhs;
+        const char* note;
+    } cases[] = {
+        {"-o potrf -n 30 -m 50,60 -k 7 --nrhs 3", {"30", "30", "-", "-"}, "potrf ignores -m"},
+        {"-o gemm -n 30 -m 20 -k 10 --nrhs 5", {"20", "30", "10", "-"}, "gemm ignores --nrhs"},
+        {"-o gemm -n 30", {"30", "30", "30", "-"}, nullptr},
+        {"-o posv -n 30 --nrhs 4 -m 50", {"30", "30", "-", "4"}, "posv ignores -m"},
+        {"-o syrk -n 30 -k 8", {"30", "30", "8", "-"}, nullptr},
+        {"-o trsm -n 30 -m 20", {"20", "30", "-", "-"}, nullptr},
+        {"-o getrf_nopiv -n 30 -m 40", {"40", "30", "-", "-"}, nullptr},
+        {"-o gesv_nopiv -n 30 -m 40 --nrhs 2", {"30", "30", "-", "2"}, "gesv_nopiv ignores -m"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.arguments);
+        const Output o = run(std::string(c.arguments) + " -b 16 --check");
+        EXPECT_EQ(o.exit_code, 0) << o.out;
+        const auto rows = table(o.out);
+        ASSERT_EQ(rows.size(), 2u) << o.out;
+        EXPECT_EQ(std::vector<std::string>(rows[1].begin() + 4, rows[1].begin() + 8), c.m_n_k_nrhs) << o.out;
+        if (c.note) EXPECT_NE(o.out.find(c.note), std::string::npos) << o.out;
+        else EXPECT_EQ(o.out.find("ignores"), std::string::npos) << o.out;
     }
 }
 

@@ -1,6 +1,10 @@
 // The Runtime's life cycle (a process of its own: no global runtime here).
 #include <starpu.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "common.hpp"
 #include "src/starpu/tile_storage.hpp"
 
@@ -243,6 +247,33 @@ TEST(Runtime, NanCheckFollowsItsSetting) {
     RuntimeOptions bad;
     bad.nancheck = 2;
     EXPECT_THROW(Runtime{bad}, grain::invalid_argument);
+}
+
+// A scheduler name neither StarPU nor grain has is refused, from the option or from a
+// variable, listing the valid names, before StarPU starts (which would warn and run its
+// default policy instead).
+TEST(Runtime, UnknownSchedulerIsRefusedListingTheValidOnes) {
+    const std::vector<std::string> names = Runtime::sched_policies();
+    for (const char* name : {"prio", "eager", "dmdar", "darts", "darts-lru"})
+        EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+    for (const bool from_variable : {false, true}) {
+        SCOPED_TRACE(from_variable ? "GRAIN_SCHED" : "sched");
+        RuntimeOptions options;
+        if (from_variable) ::setenv("GRAIN_SCHED", "nosuch", 1);
+        else options.sched = "nosuch";
+        try {
+            Runtime runtime(options);
+            ADD_FAILURE() << "accepted";
+        } catch (const grain::invalid_argument& e) {
+            EXPECT_EQ(e.argument(), from_variable ? "GRAIN_SCHED" : "sched");
+            for (const char* listed : {"nosuch", "prio", "dmdar", "darts-wb"})
+                EXPECT_NE(std::string(e.what()).find(listed), std::string::npos) << e.what();
+        }
+        ::unsetenv("GRAIN_SCHED");
+        EXPECT_FALSE(Runtime::active());
+    }
+    Runtime runtime;  // StarPU was left down: it starts again
+    EXPECT_TRUE(Runtime::active());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // time (StarPU is a per-process runtime); grain routines need one.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "statistics.hpp"
 
@@ -17,7 +18,8 @@ struct RuntimeOptions {
     /// GPU memory StarPU may use on each GPU, in MiB; -1: GRAIN_GPU_MEMORY, else
     /// STARPU_LIMIT_CUDA_MEM, else all of it.
     int gpu_memory = -1;
-    /// StarPU scheduling policy; empty: GRAIN_SCHED, else STARPU_SCHED, else "prio".
+    /// StarPU scheduling policy, one of Runtime::sched_policies(); empty: GRAIN_SCHED,
+    /// else STARPU_SCHED, else "prio". Any other name throws grain::invalid_argument.
     std::string sched;
     /// Split policy of the recursive tasks (for matrices with several tile scales):
     /// "none", "all", "depth:D" (split down to level D), "random:P[:SEED]" (split each
@@ -56,6 +58,8 @@ public:
     int ngpu() const { return ngpu_; }
     /// Whether this build of grain has GPU kernels.
     static bool has_cuda();
+    /// The names RuntimeOptions::sched takes: grain's DARTS policies, then StarPU's.
+    static std::vector<std::string> sched_policies();
     /// GPU memory limit per GPU in MiB, -1 for none.
     int gpu_memory() const { return gpu_memory_; }
     const std::string& sched() const { return sched_; }

@@ -2,6 +2,7 @@
 
 #include <starpu.h>
 
+#include <algorithm>
 #include <cblas.h>
 
 #include <atomic>
@@ -120,6 +121,13 @@ Settings resolve(const RuntimeOptions& o) {
                                "this build of grain has no GPU kernels (configure it with GRAIN_USE_CUDA=ON)");
     if (s.gpu_memory.value == 0) throw invalid_argument(who, s.gpu_memory.source, "0", "must be positive");
     if (s.lp_period.value == 0) throw invalid_argument(who, s.lp_period.source, "0", "must be positive");
+    // StarPU would warn about a name it does not know and run its default policy instead.
+    const std::vector<std::string> policies = Runtime::sched_policies();
+    if (std::find(policies.begin(), policies.end(), s.sched.value) == policies.end()) {
+        std::string list;
+        for (const std::string& name : policies) list += (list.empty() ? "" : ", ") + name;
+        throw invalid_argument(who, s.sched.source, s.sched.value, "no such scheduling policy; one of " + list);
+    }
     return s;
 }
 
@@ -224,6 +232,12 @@ bool Runtime::has_cuda() {
 #else
     return false;
 #endif
+}
+
+std::vector<std::string> Runtime::sched_policies() {
+    std::vector<std::string> names = detail::sched::darts_policy_names();
+    for (starpu_sched_policy** p = starpu_sched_get_predefined_policies(); *p; ++p) names.push_back((*p)->policy_name);
+    return names;
 }
 
 bool Runtime::active() {

@@ -15,11 +15,15 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace grain::detail::sched {
 
 // Whether `name` is one of grain's DARTS policies.
 bool is_darts_policy(const std::string& name);
+
+// The names of grain's DARTS policies.
+std::vector<std::string> darts_policy_names();
 
 // Points `conf` at the scheduling policy `name`: one of grain's DARTS policies (a
 // policy structure that lives as long as the process), else StarPU's own policy of that

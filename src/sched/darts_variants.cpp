@@ -77,6 +77,12 @@ std::array<starpu_sched_policy, sizeof...(V)> make_policies(std::index_sequence<
 
 bool is_darts_policy(const std::string& name) { return variant_index(name) < variant_count; }
 
+std::vector<std::string> darts_policy_names() {
+    std::vector<std::string> names;
+    for (const Variant& v : variants) names.push_back(v.name);
+    return names;
+}
+
 std::string select_policy(starpu_conf& conf, const std::string& name) {
     static std::array<starpu_sched_policy, variant_count> policies =
         make_policies(std::make_index_sequence<variant_count>());

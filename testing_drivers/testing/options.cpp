@@ -3,9 +3,13 @@
 
 #include <starpu.h>  // STARPU_SIMGRID, in a simulating StarPU's configuration
 
+#include <grain/grain.hpp>
+
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <system_error>
 
 namespace grain::testing::driver {
 
@@ -18,7 +22,7 @@ const char* usage_text =
     "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
     "      --nrhs LIST      right-hand sides                 [1]\n"
     "  -b, --nb LIST        tile sizes                       [320]\n"
-    "      --scales LIST    ladder of tile scales, largest first (replaces -b), e.g. 2048,1024,512\n"
+    "      --scales LIST    ladder of tile scales, largest first (instead of -b), e.g. 2048,1024,512\n"
     "      --split POLICY   none, all, depth:D, random:P[:SEED], lp [GRAIN_SPLIT, none]\n"
     "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per worker]\n"
     "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
@@ -33,46 +37,67 @@ const char* usage_text =
     "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
     "  -g, --gpus N         GPUs                             [GRAIN_NGPU, STARPU_NCUDA, all]\n"
     "      --gpu-mem MB     GPU memory grain may use per GPU [GRAIN_GPU_MEMORY, STARPU_LIMIT_CUDA_MEM, all]\n"
-    "      --sched NAME     StarPU scheduler                 [GRAIN_SCHED, STARPU_SCHED, prio]\n"
-    "      --seed N         random seed                      [42]\n"
-    "  -H                   aligned human-readable columns (default: ';'-separated)\n";
+    "      --sched NAME     StarPU's or grain's (darts...) scheduler [GRAIN_SCHED, STARPU_SCHED, prio]\n"
+    "      --seed N         random seed, 0 to 2^64-1         [42]\n"
+    "  -H                   aligned human-readable columns (default: ';'-separated)\n"
+    "Sizes are 1 to 2147483647, other counts 1 (0 for -g, --window) to 2147483647; a list\n"
+    "holds at most 100000 values, and the lists at most 100000 cases. A case whose matrices\n"
+    "(with the copies of --check and --vendor) exceed the available memory is refused.\n"
+    "Columns show what ran: m = n for the square routines, k for gemm and syrk only, nrhs\n"
+    "for the solves only ('-' elsewhere).\n"
+    "Exit status: 0 every checked run passed, 1 a check failed or an error, 2 a bad command\n"
+    "line (or an argument grain rejects).\n";
 
-int64_t parse_int(const std::string& option, const std::string& text, int64_t min) {
-    size_t used = 0;
-    long long value = 0;
-    try {
-        value = std::stoll(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || text.empty() || value < min)
-        throw usage_error("invalid value '" + text + "' for " + option + ": expected an integer >= " +
-                          std::to_string(min));
+// An integer in [min, max] of the type it is used as; a text that is not one (or does not
+// fit the type) is an invalid value, whose message states the range.
+template <typename T>
+T parse_number(const std::string& option, const std::string& text, T min, T max) {
+    T value{};
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end || value < min || value > max)
+        throw usage_error("invalid value '" + text + "' for " + option + ": expected an integer in [" +
+                          std::to_string(min) + ", " + std::to_string(max) + "]");
     return value;
 }
 
-// "a,b,c", each item a value or an inclusive range start:end[:step]. Never empty: an
+// "a,b,c", each item a value or an inclusive range start:end[:step], every value in
+// [min, max], at most max_values in all (counted before any is stored). Never empty: an
 // empty text is an invalid value.
-std::vector<int64_t> parse_list(const std::string& option, const std::string& text, int64_t min) {
-    std::vector<int64_t> values;
+template <typename T>
+std::vector<T> parse_list(const std::string& option, const std::string& text, T min, T max) {
+    std::vector<T> values;
+    const auto make_room = [&](uint64_t count) {
+        if (count > max_values - values.size())
+            throw usage_error("invalid value '" + text + "' for " + option + ": more than " +
+                              std::to_string(max_values) + " values");
+    };
     size_t start = 0;
     while (start <= text.size()) {
         const size_t comma = std::min(text.find(',', start), text.size());
         const std::string item = text.substr(start, comma - start);
         const size_t c1 = item.find(':');
         if (c1 == std::string::npos) {
-            values.push_back(parse_int(option, item, min));
+            make_room(1);
+            values.push_back(parse_number(option, item, min, max));
         } else {
             const size_t c2 = item.find(':', c1 + 1);
-            const int64_t first = parse_int(option, item.substr(0, c1), min);
-            const int64_t last = parse_int(option, item.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1), min);
-            const int64_t step = c2 == std::string::npos ? 1 : parse_int(option, item.substr(c2 + 1), 1);
+            const int64_t first = parse_number(option, item.substr(0, c1), min, max);
+            const int64_t last = parse_number(option, item.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1), min, max);
+            const int64_t step = c2 == std::string::npos ? 1 : parse_number(option, item.substr(c2 + 1), T(1), max);
             if (last < first) throw usage_error("invalid range '" + item + "' for " + option + ": end < start");
-            for (int64_t v = first; v <= last; v += step) values.push_back(v);
+            // first + i * step for i < count stays in [first, last]: nothing overflows.
+            const uint64_t count = uint64_t(last - first) / uint64_t(step) + 1;
+            make_room(count);
+            for (uint64_t i = 0; i < count; ++i) values.push_back(T(first + int64_t(i) * step));
         }
         start = comma + 1;
     }
     return values;
+}
+
+std::vector<int64_t> parse_sizes(const std::string& option, const std::string& text) {
+    return parse_list<int64_t>(option, text, 1, max_size);
 }
 
 // "s", "d" or a list of them.
@@ -92,42 +117,64 @@ Uplo parse_uplo(const std::string& text) {
     return text == "L" ? Uplo::Lower : Uplo::Upper;
 }
 
+// A ladder grain::Matrix takes: 1 to grain's most levels, each scale dividing the one above.
+std::vector<int> parse_scales(const std::string& option, const std::string& text) {
+    std::vector<int> scales = parse_list<int>(option, text, 1, std::numeric_limits<int>::max());
+    try {
+        grain::Matrix<double>(0, 0, scales);  // allocates nothing
+    } catch (const grain::invalid_argument& e) {
+        throw usage_error("invalid value '" + text + "' for " + option + ": " + e.what());
+    }
+    return scales;
+}
+
+// One of the names grain::Runtime takes (it would refuse any other, once StarPU's
+// workers are about to start).
+std::string parse_sched(const std::string& option, const std::string& text) {
+    const std::vector<std::string> names = grain::Runtime::sched_policies();
+    if (std::find(names.begin(), names.end(), text) != names.end()) return text;
+    std::string list;
+    for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+    throw usage_error("invalid value '" + text + "' for " + option + ": expected one of " + list);
+}
+
+constexpr int max_int = std::numeric_limits<int>::max();
+
 // Sets the option arg in o, taking its value, where it has one, from value().
 // False for an option grain_testing does not have.
 template <typename Value>
 bool set_option(Options& o, const std::string& arg, Value&& value) {
     if (arg == "-h" || arg == "--help") {
-        std::fputs(usage_text, stdout);
-        std::exit(0);
+        o.help = true;
     } else if (arg == "-o" || arg == "--op") {
         o.op = value();
     } else if (arg == "-p" || arg == "--precision") {
         o.precisions = parse_precisions(arg, value());
     } else if (arg == "-m") {
-        o.m = parse_list(arg, value(), 1);
+        o.m = parse_sizes(arg, value());
     } else if (arg == "-n") {
-        o.n = parse_list(arg, value(), 1);
+        o.n = parse_sizes(arg, value());
     } else if (arg == "-k") {
-        o.k = parse_list(arg, value(), 1);
+        o.k = parse_sizes(arg, value());
     } else if (arg == "--nrhs") {
-        o.nrhs = parse_list(arg, value(), 1);
+        o.nrhs = parse_sizes(arg, value());
     } else if (arg == "-b" || arg == "--nb") {
-        o.nb = parse_list(arg, value(), 1);
+        o.nb = parse_list<int>(arg, value(), 1, max_int);
     } else if (arg == "--scales") {
-        o.scales.clear();
-        for (int64_t v : parse_list(arg, value(), 1)) o.scales.push_back(int(v));
+        o.scales = parse_scales(arg, value());
     } else if (arg == "--split") {
         o.split = value();
     } else if (arg == "--window") {
-        o.window = int(parse_int(arg, value(), 0));
+        o.window = parse_number<int>(arg, value(), 0, max_int);
     } else if (arg == "--lp-period") {
-        o.lp_period = int(parse_int(arg, value(), 1));
+        o.lp_period = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "--lp-stats") {
         o.lp_stats = value();
+        if (o.lp_stats.empty()) throw usage_error("invalid value '' for --lp-stats: expected a file name");
     } else if (arg == "-v") {
         o.verbose = true;
     } else if (arg == "--niter") {
-        o.niter = int(parse_int(arg, value(), 1));
+        o.niter = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "--check") {
         o.check = true;
     } else if (arg == "--vendor") {
@@ -137,15 +184,15 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
     } else if (arg == "--uplo") {
         o.uplo = parse_uplo(value());
     } else if (arg == "-t" || arg == "--threads") {
-        o.threads = int(parse_int(arg, value(), 1));
+        o.threads = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "-g" || arg == "--gpus") {
-        o.gpus = int(parse_int(arg, value(), 0));
+        o.gpus = parse_number<int>(arg, value(), 0, max_int);
     } else if (arg == "--gpu-mem") {
-        o.gpu_memory = int(parse_int(arg, value(), 1));
+        o.gpu_memory = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "--sched") {
-        o.sched = value();
+        o.sched = parse_sched(arg, value());
     } else if (arg == "--seed") {
-        o.seed = uint64_t(parse_int(arg, value(), 0));
+        o.seed = parse_number<uint64_t>(arg, value(), 0, std::numeric_limits<uint64_t>::max());
     } else {
         return false;
     }
@@ -156,6 +203,7 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
 
 Options parse(int argc, char** argv) {
     Options o;
+    bool nb_given = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> std::string {
@@ -163,7 +211,10 @@ Options parse(int argc, char** argv) {
             return argv[++i];
         };
         if (!set_option(o, arg, value)) throw usage_error("unknown option " + arg);
+        if (o.help) return o;
+        nb_given = nb_given || arg == "-b" || arg == "--nb";
     }
+    if (nb_given && !o.scales.empty()) throw usage_error("-b and --scales: give one (--scales replaces -b)");
 #ifdef STARPU_SIMGRID
     // A simulated machine times kernels from models and runs none of them.
     if (o.check || o.vendor)
@@ -176,6 +227,8 @@ Options parse(int argc, char** argv) {
     if (o.k.empty()) o.k = {0};
     return o;
 }
+
+const char* usage() { return usage_text; }
 
 int levels(const Options& options) { return options.scales.empty() ? 1 : int(options.scales.size()); }
 

@@ -9,10 +9,19 @@
 
 namespace grain::testing::driver {
 
+// The largest size (-m, -n, -k, --nrhs): the vendor routines and the checks take LAPACK's
+// int sizes.
+constexpr int64_t max_size = 2147483647;
+// The most values a list may expand to (ranges included), and the most cases (one run
+// each per --niter) the lists may combine into.
+constexpr size_t max_values = 100000;
+
 struct Options {
+    bool help = false;  // -h/--help: print usage() and nothing else
     std::string op;
     std::vector<char> precisions{'d'};
-    std::vector<int64_t> m, n, k, nrhs{1}, nb{320};
+    std::vector<int64_t> m, n, k, nrhs{1};  // each in [1, max_size]
+    std::vector<int> nb{320};
     int niter = 1;
     bool check = false;
     bool vendor = false;
@@ -36,9 +45,14 @@ struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The options of argv. -h/--help prints the usage and exits 0; a bad option throws usage_error.
+// The options of argv; a bad option throws usage_error. -h/--help stops the parsing there
+// and returns options with help set. Every number is range-checked into the type it is
+// used as; every list holds 1 to max_values values.
 // m and k are {0} when not given: 0 stands for "same as n".
 Options parse(int argc, char** argv);
+
+// The text -h prints.
+const char* usage();
 
 // The tile scales of every run: the --scales ladder's length, else 1 (-b).
 int levels(const Options& options);

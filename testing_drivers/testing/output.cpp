@@ -1,6 +1,9 @@
 #include "testing_drivers/testing/output.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
 #include <utility>
 
 namespace grain::testing::driver {
@@ -113,15 +116,34 @@ void Table::row(const std::vector<std::string>& cells) const {
     std::fflush(stdout);
 }
 
-LpStatsFile::LpStatsFile(const std::string& path) {
+LpStatsFile::LpStatsFile(const std::string& path) : path_(path) {
     if (path.empty()) return;
     file_ = std::fopen(path.c_str(), "w");
-    if (!file_) throw usage_error("cannot write --lp-stats file " + path);
+    if (!file_) throw usage_error(error("cannot open"));
+    // Written through now, so that a file that takes nothing (a full disk) fails here too.
     std::fprintf(file_, "run;solve;at_s;submitted;solve_ms;solved;operation;level;pending;ratio;solve_cpu_ms\n");
+    if (std::fflush(file_) != 0 || std::ferror(file_)) {
+        const std::string message = error("cannot write to");
+        std::fclose(file_);
+        file_ = nullptr;
+        throw usage_error(message);
+    }
 }
 
 LpStatsFile::~LpStatsFile() {
     if (file_) std::fclose(file_);
+}
+
+std::string LpStatsFile::error(const char* what) const {
+    return std::string(what) + " --lp-stats file " + path_ + ": " + std::strerror(errno);
+}
+
+void LpStatsFile::close() {
+    if (!file_) return;
+    const bool failed = std::ferror(file_) != 0;
+    const bool closed = std::fclose(file_) == 0;
+    file_ = nullptr;
+    if (failed || !closed) throw std::runtime_error(error("cannot write to"));
 }
 
 void LpStatsFile::write(size_t run, const grain::Statistics& s) {
@@ -142,7 +164,7 @@ void LpStatsFile::write(size_t run, const grain::Statistics& s) {
                              solve.cpu_milliseconds);
             }
     }
-    std::fflush(file_);
+    if (std::fflush(file_) != 0 || std::ferror(file_)) throw std::runtime_error(error("cannot write to"));
 }
 
 std::vector<std::string> columns(const Options& options) {
@@ -161,8 +183,8 @@ std::vector<std::string> row_cells(const Options& options, const Operation& oper
                                    const Result& res, const grain::Runtime& runtime, bool ok) {
     std::vector<std::string> cells = {operation.name, std::string(1, c.precision),
                                       std::to_string(runtime.ncpu()), std::to_string(runtime.ngpu()),
-                                      std::to_string(c.m), std::to_string(c.n), std::to_string(c.k),
-                                      std::to_string(c.nrhs), std::to_string(c.scales[0]),
+                                      std::to_string(c.m), std::to_string(c.n), c.k ? std::to_string(c.k) : "-",
+                                      c.nrhs ? std::to_string(c.nrhs) : "-", std::to_string(c.scales[0]),
                                       std::to_string(iter), number(res.time),
                                       number(res.flops / res.time * 1e-9), std::to_string(levels(options)),
                                       runtime.split()};

@@ -48,16 +48,21 @@ private:
 };
 
 // --lp-stats: one CSV line per LP solve of every run, to plot how ratios evolve.
-// Writes nothing for an empty path; usage_error for a file it cannot open.
+// Writes nothing for an empty path. Opened before StarPU starts: usage_error for a file
+// it cannot open or write its header to. A later write or the close that fails throws
+// std::runtime_error.
 class LpStatsFile {
 public:
     explicit LpStatsFile(const std::string& path);
-    ~LpStatsFile();
+    ~LpStatsFile();  // closes, if close() did not, saying nothing of an error
     LpStatsFile(const LpStatsFile&) = delete;
     LpStatsFile& operator=(const LpStatsFile&) = delete;
     void write(size_t run, const grain::Statistics& s);
+    void close();
 
 private:
+    std::string error(const char* what) const;  // the message of a failed write, with errno's
+    std::string path_;
     std::FILE* file_ = nullptr;
 };
 

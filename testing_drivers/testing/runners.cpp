@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
@@ -231,7 +233,7 @@ template <typename T>
 Result run_lu(const Run& r) {
     const Case& c = r.c;
     const bool solve = r.options.op == "gesv_nopiv";
-    const int64_t m = solve ? c.n : c.m;
+    const int64_t m = c.m;  // n for gesv_nopiv
     Factorization<T> f(r, m, Kind::DiagonallyDominant, solve);
     Result res;
     {
@@ -258,15 +260,26 @@ Result run_lu(const Run& r) {
 }
 
 const Operation operations[] = {
-    {"gemm", 10, run_gemm<float>, run_gemm<double>},
-    {"trsm", 60, run_trsm<float>, run_trsm<double>},
-    {"syrk", 10, run_syrk<float>, run_syrk<double>},
-    {"potrf", 60, run_cholesky<float>, run_cholesky<double>},
-    {"potrs", 60, run_cholesky<float>, run_cholesky<double>},
-    {"posv", 60, run_cholesky<float>, run_cholesky<double>},
-    {"getrf_nopiv", 60, run_lu<float>, run_lu<double>},
-    {"gesv_nopiv", 60, run_lu<float>, run_lu<double>},
+    // name, residual bound, runners, whether it reads -m, -k, --nrhs
+    {"gemm", 10, run_gemm<float>, run_gemm<double>, true, true, false},
+    {"trsm", 60, run_trsm<float>, run_trsm<double>, true, false, false},
+    {"syrk", 10, run_syrk<float>, run_syrk<double>, false, true, false},
+    {"potrf", 60, run_cholesky<float>, run_cholesky<double>, false, false, false},
+    {"potrs", 60, run_cholesky<float>, run_cholesky<double>, false, false, true},
+    {"posv", 60, run_cholesky<float>, run_cholesky<double>, false, false, true},
+    {"getrf_nopiv", 60, run_lu<float>, run_lu<double>, true, false, false},
+    {"gesv_nopiv", 60, run_lu<float>, run_lu<double>, false, false, true},
 };
+
+// Byte counts that saturate: UINT64_MAX stands for "more than 64 bits hold".
+uint64_t add(uint64_t a, uint64_t b) {
+    uint64_t sum = 0;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+uint64_t times(uint64_t a, uint64_t b) {
+    uint64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+}
 
 }  // namespace
 
@@ -277,16 +290,37 @@ const Operation& find_operation(const std::string& name) {
 }
 
 std::vector<Case> cases_of(const Options& options) {
+    const Operation& op = find_operation(options.op);
+    const std::vector<int64_t> unread{0};
+    std::vector<std::vector<int>> ladders;
+    if (!options.scales.empty()) ladders.push_back(options.scales);
+    for (int nb : options.scales.empty() ? options.nb : std::vector<int>{}) ladders.push_back({nb});
+    const std::vector<int64_t>& ms = op.takes_m ? options.m : unread;
+    const std::vector<int64_t>& ks = op.takes_k ? options.k : unread;
+    const std::vector<int64_t>& nrhss = op.takes_nrhs ? options.nrhs : unread;
+    size_t count = 1;
+    for (size_t values : {options.precisions.size(), ladders.size(), options.n.size(), ms.size(), ks.size(), nrhss.size()})
+        if (__builtin_mul_overflow(count, values, &count) || count > max_values)
+            throw usage_error("the lists of precisions, tile sizes and sizes " + std::string(op.name) +
+                              " reads combine into more than " + std::to_string(max_values) + " cases");
     std::vector<Case> cases;
     for (char p : options.precisions)
-        for (int64_t nb : options.nb)
+        for (const std::vector<int>& ladder : ladders)
             for (int64_t n : options.n)
-                for (int64_t m : options.m)
-                    for (int64_t k : options.k)
-                        for (int64_t nrhs : options.nrhs)
-                            cases.push_back({p, m ? m : n, n, k ? k : n, nrhs,
-                                             options.scales.empty() ? std::vector<int>{int(nb)} : options.scales});
+                for (int64_t m : ms)
+                    for (int64_t k : ks)
+                        for (int64_t nrhs : nrhss)
+                            cases.push_back({p, m ? m : n, n, op.takes_k ? (k ? k : n) : 0, nrhs, ladder});
     return cases;
+}
+
+std::vector<std::string> ignored_options(const Options& options) {
+    const Operation& op = find_operation(options.op);
+    std::vector<std::string> ignored;
+    if (!op.takes_m && options.m != std::vector<int64_t>{0}) ignored.push_back("-m");
+    if (!op.takes_k && options.k != std::vector<int64_t>{0}) ignored.push_back("-k");
+    if (!op.takes_nrhs && options.nrhs != std::vector<int64_t>{1}) ignored.push_back("--nrhs");
+    return ignored;
 }
 
 Result run_case(const Operation& operation, const Run& r) {
@@ -297,6 +331,40 @@ Result run_case(const Operation& operation, const Run& r) {
 
 bool passed(const Operation& operation, const Result& res) {
     return res.info == 0 && std::isfinite(res.residual) && res.residual < operation.threshold;
+}
+
+uint64_t host_bytes(const Options& options, const Case& c) {
+    const uint64_t element = c.precision == 's' ? sizeof(float) : sizeof(double);
+    const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element); };
+    const std::string& op = options.op;
+    const bool check = options.check, vendor = options.vendor;
+    const int64_t m = c.m, n = c.n, k = c.k;
+    if (op == "gemm") {  // A, B, C0 and their tiles, C; the reference and C - reference
+        const uint64_t operands = add(add(array(m, k), array(k, n)), array(m, n));
+        return add(add(times(operands, 2), array(m, n)), check || vendor ? times(array(m, n), 2) : 0);
+    }
+    if (op == "trsm") {  // A, B and their tiles, X; the vendor's B, then the residual's
+        const uint64_t operands = add(array(m, m), array(m, n));
+        return add(add(times(operands, 2), array(m, n)), check || vendor ? array(m, n) : 0);
+    }
+    if (op == "syrk") {  // A, C0 and their tiles, C; the reference
+        const uint64_t operands = add(array(n, k), array(n, n));
+        return add(add(times(operands, 2), array(n, n)), check || vendor ? array(n, n) : 0);
+    }
+    // The factorizations: A (m x n, m = n but for getrf_nopiv) and the solves' B, their tiles,
+    // the factors F and the solution X (Factorization); then the vendor's copies, freed
+    // before the check's.
+    const bool solve = c.nrhs > 0, lu = op == "getrf_nopiv" || op == "gesv_nopiv";
+    if (!lu && op != "potrf" && op != "potrs" && op != "posv")
+        throw std::logic_error("host_bytes: no byte count for " + op);
+    const uint64_t a = array(m, n), b = solve ? array(n, c.nrhs) : 0;
+    const int64_t mn = std::min(m, n);
+    const uint64_t pivots = lu ? times(uint64_t(mn) + 1, sizeof(lapack_int)) : 0;
+    const uint64_t vendor_copies = vendor ? add(add(a, b), pivots) : 0;
+    // The residual's B copy; the product of the factors (L and U apart where not square).
+    const uint64_t product = lu && m != n ? add(add(array(m, mn), array(mn, n)), array(m, n)) : a;
+    const uint64_t check_copies = check ? (solve ? b : product) : 0;
+    return add(times(add(a, b), 3), std::max(vendor_copies, check_copies));
 }
 
 }  // namespace grain::testing::driver

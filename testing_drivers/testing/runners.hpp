@@ -12,6 +12,8 @@
 
 namespace grain::testing::driver {
 
+// One case as it runs: m is n for the square routines, k is 0 but for gemm and syrk, nrhs
+// is 0 but for the solves.
 struct Case {
     char precision;
     int64_t m, n, k, nrhs;
@@ -43,13 +45,25 @@ struct Operation {
     double threshold;  // residual bound (design.md)
     Result (*single)(const Run&);
     Result (*dbl)(const Run&);
+    bool takes_m, takes_k, takes_nrhs;  // which of -m, -k and --nrhs it reads
 };
 
 // The operation -o names; usage_error if there is none.
 const Operation& find_operation(const std::string& name);
 
-// Every combination of the options' precisions and sizes, in the table's order.
+// Every combination of the options' precisions and sizes, in the table's order: one
+// case for the values of the lists options.op does not read. usage_error for an unknown
+// operation, or for more than max_values cases.
 std::vector<Case> cases_of(const Options& options);
+
+// The options options.op does not read ("-m", "-k", "--nrhs") that were given.
+std::vector<std::string> ignored_options(const Options& options);
+
+// The bytes of host memory a run of c allocates at its peak: its operands, grain's tiled
+// copies of them, the results copied back, and the copies --check and --vendor make (those
+// of the CPU baselines: the GPU ones copy from the operands). Each runner below allocates
+// what this counts. UINT64_MAX where 64 bits cannot hold them.
+uint64_t host_bytes(const Options& options, const Case& c);
 
 // One run of r.c, in its precision, with its flops.
 Result run_case(const Operation& operation, const Run& r);
