@@ -5,6 +5,9 @@
 // Request) and a synchronous form returning info like LAPACK: 0 on success, i > 0 when
 // the factorization failed at global column i (1-based). Invalid arguments throw
 // grain::invalid_argument. All matrices of one call must have the same tile size.
+// The synchronous forms of potrf, potrs, posv, getrf_nopiv, getrs_nopiv and gesv_nopiv
+// check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
+// returns -i, i the array's position in the LAPACK-layout form, inputs untouched.
 // Convenience overloads take column-major arrays (LAPACK layout), as Chameleon's
 // LAPACK-layout API does; they tile with default_tile_size().
 #include <cstdint>

@@ -182,11 +182,15 @@ struct Input {
 
 detail::Elements triangle(Uplo uplo) { return uplo == Uplo::Lower ? detail::Elements::Lower : detail::Elements::Upper; }
 
+// Only the synchronous forms check: an _async form's inputs may still be being written
+// by earlier requests, and a check would wait for them (and forever under starpu_pause).
+enum class NanCheck { No, Yes };
+
 // -(position) of the first input holding a NaN, else 0. It runs before anything is
 // submitted, so a refused call leaves its inputs untouched.
 template <typename T>
-int nan_info(std::initializer_list<Input<T>> inputs) {
-    if (!detail::nan_check_on()) return 0;
+int nan_info(NanCheck check, std::initializer_list<Input<T>> inputs) {
+    if (check == NanCheck::No || !detail::nan_check_on()) return 0;
     for (const Input<T>& in : inputs)
         if (detail::has_nan(*in.A, in.elements)) return -in.position;
     return 0;
@@ -268,38 +272,67 @@ int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C)
     return syrk_async(uplo, trans, alpha, A, beta, C).wait();
 }
 
+namespace {
+
 template <typename T>
-Request potrf_async(Uplo uplo, Matrix<T>& A) {
+Request potrf_request(Uplo uplo, Matrix<T>& A, NanCheck check) {
     uplo = checked("grain::potrf", "uplo", uplo);
     require_runtime("grain::potrf");
     require_square("grain::potrf", "A", A);
-    if (const int info = nan_info<T>({{&A, triangle(uplo), 3}})) return refused(info);
+    if (const int info = nan_info<T>(check, {{&A, triangle(uplo), 3}})) return refused(info);
     return submit(A, [&](const Context& ctx) { algorithms::potrf(ctx, uplo, A); });
 }
 
 template <typename T>
-int potrf(Uplo uplo, Matrix<T>& A) {
-    return potrf_async(uplo, A).wait();
-}
-
-template <typename T>
-Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
+Request potrs_request(Uplo uplo, const Matrix<T>& A, Matrix<T>& B, NanCheck check) {
     uplo = checked("grain::potrs", "uplo", uplo);
     check_solve("grain::potrs", A, B);
-    if (const int info = nan_info<T>({{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}})) return refused(info);
+    if (const int info = nan_info<T>(check, {{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}}))
+        return refused(info);
     return submit(A, [&](const Context& ctx) { algorithms::potrs(ctx, uplo, A, B); });
 }
 
 template <typename T>
+Request getrf_nopiv_request(Matrix<T>& A, NanCheck check) {
+    require_runtime("grain::getrf_nopiv");
+    if (const int info = nan_info<T>(check, {{&A, detail::Elements::All, 3}})) return refused(info);
+    return submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); });
+}
+
+template <typename T>
+Request getrs_nopiv_request(const Matrix<T>& A, Matrix<T>& B, NanCheck check) {
+    check_solve("grain::getrs_nopiv", A, B);
+    if (const int info = nan_info<T>(check, {{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
+        return refused(info);
+    return submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); });
+}
+
+}  // namespace
+
+template <typename T>
+Request potrf_async(Uplo uplo, Matrix<T>& A) {
+    return potrf_request(uplo, A, NanCheck::No);
+}
+
+template <typename T>
+int potrf(Uplo uplo, Matrix<T>& A) {
+    return potrf_request(uplo, A, NanCheck::Yes).wait();
+}
+
+template <typename T>
+Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
+    return potrs_request(uplo, A, B, NanCheck::No);
+}
+
+template <typename T>
 int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
-    return potrs_async(uplo, A, B).wait();
+    return potrs_request(uplo, A, B, NanCheck::Yes).wait();
 }
 
 template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
     uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
-    if (const int info = nan_info<T>({{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}})) return refused(info);
     return submit(A, [&](const Context& ctx) {
         algorithms::potrf(ctx, uplo, A);
         algorithms::potrs(ctx, uplo, A, B);
@@ -310,7 +343,8 @@ template <typename T>
 int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
     uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
-    if (const int info = nan_info<T>({{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}})) return info;
+    if (const int info = nan_info<T>(NanCheck::Yes, {{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}}))
+        return info;
     // Two requests, so that B stays untouched when the factorization fails.
     const int info = submit(A, [&](const Context& ctx) { algorithms::potrf(ctx, uplo, A); }).wait();
     return info != 0 ? info : submit(A, [&](const Context& ctx) { algorithms::potrs(ctx, uplo, A, B); }).wait();
@@ -318,34 +352,27 @@ int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 Request getrf_nopiv_async(Matrix<T>& A) {
-    require_runtime("grain::getrf_nopiv");
-    if (const int info = nan_info<T>({{&A, detail::Elements::All, 3}})) return refused(info);
-    return submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); });
+    return getrf_nopiv_request(A, NanCheck::No);
 }
 
 template <typename T>
 int getrf_nopiv(Matrix<T>& A) {
-    return getrf_nopiv_async(A).wait();
+    return getrf_nopiv_request(A, NanCheck::Yes).wait();
 }
 
 template <typename T>
 Request getrs_nopiv_async(const Matrix<T>& A, Matrix<T>& B) {
-    check_solve("grain::getrs_nopiv", A, B);
-    if (const int info = nan_info<T>({{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
-        return refused(info);
-    return submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); });
+    return getrs_nopiv_request(A, B, NanCheck::No);
 }
 
 template <typename T>
 int getrs_nopiv(const Matrix<T>& A, Matrix<T>& B) {
-    return getrs_nopiv_async(A, B).wait();
+    return getrs_nopiv_request(A, B, NanCheck::Yes).wait();
 }
 
 template <typename T>
 Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::gesv_nopiv", A, B);
-    if (const int info = nan_info<T>({{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
-        return refused(info);
     return submit(A, [&](const Context& ctx) {
         algorithms::getrf_nopiv(ctx, A);
         algorithms::getrs_nopiv(ctx, A, B);
@@ -355,7 +382,8 @@ Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
 template <typename T>
 int gesv_nopiv(Matrix<T>& A, Matrix<T>& B) {
     check_solve("grain::gesv_nopiv", A, B);
-    if (const int info = nan_info<T>({{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}})) return info;
+    if (const int info = nan_info<T>(NanCheck::Yes, {{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
+        return info;
     // Two requests, so that B stays untouched when the factorization fails.
     const int info = submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); }).wait();
     return info != 0 ? info : submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); }).wait();
