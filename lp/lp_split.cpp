@@ -199,6 +199,7 @@ private:
     // Solves the LP on the counters; learns `new_ladder`'s first (timed with the solve).
     void solve(const Counters& counters, const TaskSite* new_ladder = nullptr) {
         const auto t0 = std::chrono::steady_clock::now();
+        const double starpu_t0 = starpu_timing_now();
         const double cpu0 = thread_cpu_ms();
         if (new_ladder) learn_ladder(new_ladder->levels, *new_ladder->scales, new_ladder->precision);
         solved_at_ = int64_t(submitted_tasks(counters));
@@ -227,8 +228,8 @@ private:
         stats_.total_cpu_milliseconds += cpu1 - cpu0;
         stats_.max_milliseconds = std::max(stats_.max_milliseconds, ms);
         if (history_.size() == LpStatistics::history_limit) history_.pop_front();
-        history_.push_back({std::chrono::duration<double>(t0 - start_).count(), solved_at_, ms, cpu1 - cpu0,
-                            solution.solved, inputs_.pending, targets_});
+        history_.push_back({std::chrono::duration<double>(t0 - start_).count(), starpu_t0, solved_at_, ms,
+                            cpu1 - cpu0, solution.solved, inputs_.pending, targets_});
     }
 
     // The critical path, which the LP does not see: on CPU cores alone, a task longer than

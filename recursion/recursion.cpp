@@ -44,8 +44,20 @@ Statistics Recursion::statistics() const {
 
 void Recursion::reset_statistics() {
     counters_.reset();
+    if (trace_) trace_->clear();
     kept_on_gpu_ = 0;
     policy_->reset();
+}
+
+void Recursion::set_trace(bool on) {
+    // Tasks submitted before keep no profiling information and are not recorded; a log
+    // switched off goes once no kernel is in flight (their callbacks write to it).
+    starpu_profiling_status_set(on ? STARPU_PROFILING_ENABLE : STARPU_PROFILING_DISABLE);
+    if (on && !trace_) trace_ = std::make_unique<TraceLog>();
+    if (!on && trace_) {
+        starpu_task_wait_for_all();
+        trace_.reset();
+    }
 }
 
 bool Recursion::decide(const TaskSite& site) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "counters.hpp"
+#include "src/base/trace_log.hpp"
 #include "split_policy.hpp"
 
 namespace grain::detail {
@@ -27,7 +28,10 @@ public:
     Counters& counters() { return counters_; }
     int lp_period() const { return lp_period_; }
     Statistics statistics() const;
-    void reset_statistics();
+    void reset_statistics();  // and the trace
+    // The kernel tasks that ran, recorded while tracing (StarPU's profiling on).
+    void set_trace(bool on);
+    TraceLog* trace() const { return trace_.get(); }
 
     // Counts the task and asks the policy whether to split it. A task whose output
     // tile is valid only on a GPU stays whole: StarPU 1.3 partitions a tile on its home
@@ -50,6 +54,7 @@ private:
     int lp_period_;
     Counters counters_;
     std::atomic<int64_t> kept_on_gpu_{0};
+    std::unique_ptr<TraceLog> trace_;  // while tracing
 };
 
 }  // namespace grain::detail

@@ -72,6 +72,9 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
     args.col_offset = ctx.col_offset + out.col_offset;
     args.request = ctx.request;
     args.counters = &ctx.recursion->counters().at(kernel, ctx.level);
+    args.trace = ctx.recursion->trace();
+    args.kernel = kernel;
+    args.level = ctx.level;
     args.writers = &out.grid->writers_in_flight(out.i, out.j);
     ctx.recursion->wait_for_window();
     insert_kernel(kernel, args, handles, n, int(global_priority(ctx, *tiles.begin(), priority)));

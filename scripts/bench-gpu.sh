@@ -14,7 +14,8 @@
 #   baseline's (scripts/sched-means.awk).
 # Environment: SCALES [3840,1920,960,480], SIZES [16384,32768,49152] (potrf, getrf_nopiv),
 #   GEMM_SIZES [16384,32768,40960] (gemm keeps 7 n x n arrays in host memory),
-#   CHECK_MAX [16384]: --check up to this n, SCHED [dmdas], NITER [2].
+#   CHECK_MAX [16384]: --check up to this n, SCHED [dmdas], NITER [2]; larger: LARGER_N
+#   [24576] against a limit of LARGER_MEM MiB [2048].
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build
@@ -55,7 +56,7 @@ for phase in $phases; do
       done ;;
     larger)
       # 4.8 GB of matrix against a 2 GiB limit: cuSOLVER cannot run (nan), grain must.
-      grain -o potrf -n 24576 --scales "$scales" --split lp --gpu-mem 2048 --vendor --check -v ;;
+      grain -o potrf -n "${LARGER_N:-24576}" --scales "$scales" --split lp --gpu-mem "${LARGER_MEM:-2048}" --vendor --check -v ;;
     bytes)
       n=${sizes%%,*}
       grain -o potrf -n "$n" -b "$top" --split none -v

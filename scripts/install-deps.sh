@@ -3,7 +3,7 @@
 # Idempotent: installs only the packages that are missing. Run as root (or with sudo).
 set -euo pipefail
 
-packages=(cmake make g++ pkg-config libstarpu-dev libglpk-dev liblapacke-dev libopenblas-dev libgtest-dev)
+packages=(cmake make g++ pkg-config libstarpu-dev libglpk-dev liblapacke-dev libopenblas-dev libgtest-dev gnuplot-nox)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -36,9 +36,10 @@ grain::RuntimeOptions runtime_options(const Options& options) {
 }
 
 // Runs every case niter times, one row each; whether every checked run passed.
-bool run_all(const Options& options, const Operation& operation, const std::vector<Case>& cases,
-             LpStatsFile& lp_stats) {
+bool run_all(const Options& options, const Operation& operation, const std::vector<Case>& cases, CsvFile& lp_stats,
+             CsvFile& trace) {
     grain::Runtime runtime(runtime_options(options));
+    if (trace.open()) runtime.set_trace(true);
     if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
     const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
     const Table table(options.human, columns(options));
@@ -58,7 +59,8 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
             const Result res = run_case(operation, Run{options, c, rng, runtime, runtime.ncpu()});
             const bool ok = !options.check || passed(operation, res);
             all_passed = all_passed && ok;
-            lp_stats.write(done, res.statistics);
+            write_lp_stats(lp_stats, done, res.statistics);
+            write_trace(trace, done, res.trace, res.statistics);
             table.row(row_cells(options, operation, c, iter, res, runtime, ok));
             print_details(options, res, runtime);
         }
@@ -70,12 +72,12 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
 
 // Exit codes: 0 every checked run passed, 1 a check failed or an error, 2 a bad
 // command line or an argument grain rejects. What can be checked without StarPU is
-// checked before it starts: the options, the memory the cases need, the --lp-stats file.
+// checked before it starts: the options, the memory the cases need, the --lp-stats and --trace files.
 int main(int argc, char** argv) {
     Options options;
     const Operation* operation = nullptr;
     std::vector<Case> cases;
-    std::unique_ptr<LpStatsFile> lp_stats;
+    std::unique_ptr<CsvFile> lp_stats, trace;
     try {
         options = parse(argc, argv);
         if (options.help) {
@@ -87,14 +89,16 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "grain_testing: %s ignores %s\n", operation->name, ignored.c_str());
         cases = cases_of(options);
         check_memory(options, cases, available_memory());
-        lp_stats = std::make_unique<LpStatsFile>(options.lp_stats);
+        lp_stats = lp_stats_file(options.lp_stats);
+        trace = trace_file(options.trace);
     } catch (const usage_error& e) {
         std::fprintf(stderr, "grain_testing: %s (see --help)\n", e.what());
         return 2;
     }
     try {
-        const bool passed = run_all(options, *operation, cases, *lp_stats);
+        const bool passed = run_all(options, *operation, cases, *lp_stats, *trace);
         lp_stats->close();
+        trace->close();
         return passed ? 0 : 1;
     } catch (const grain::invalid_argument& e) {
         std::fprintf(stderr, "grain_testing: invalid argument: %s\n", e.what());

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -128,6 +129,43 @@ TEST(Driver, ScalesAndSplitPolicyColumns) {
     EXPECT_EQ(row[19], "0");   // the finest level never splits
     EXPECT_EQ(row[20], "0");   // no LP without the lp policy
     EXPECT_EQ(row[24], "SUCCESS");
+}
+
+// --trace: one line per kernel that ran (the tasks_l columns count them), each with its
+// times in order and its worker; the LP's solves on the same clock.
+TEST(Driver, TraceHasALinePerKernelThatRan) {
+    const std::string path = ::testing::TempDir() + "grain-driver-trace.csv";
+    const Output o = run("-o potrf -n 200 --scales 64,32,16 --split lp --trace " + path);
+    ASSERT_EQ(o.exit_code, 0) << o.out;
+    const auto rows = table(o.out);
+    ASSERT_EQ(rows.size(), 2u) << o.out;
+    int64_t ran = 0;
+    for (size_t c = 0; c < rows[0].size(); ++c)
+        if (rows[0][c].rfind("tasks_l", 0) == 0) ran += std::stol(rows[1][c]);
+    ASSERT_GT(ran, 0);
+    std::ifstream file(path);
+    std::string line;
+    ASSERT_TRUE(std::getline(file, line));
+    const std::vector<std::string> header = split(line, ';');
+    ASSERT_EQ(header.size(), 14u) << line;
+    int64_t tasks = 0, solves = 0;
+    while (std::getline(file, line)) {
+        std::vector<std::string> f = split(line, ';');
+        f.resize(header.size());
+        if (f[0] == "lp") {
+            ++solves;
+            continue;
+        }
+        ASSERT_EQ(f[0], "task") << line;
+        ++tasks;
+        EXPECT_EQ(f[1], "0");
+        EXPECT_TRUE(f[3] == "cpu" || f[3] == "gpu") << line;
+        EXPECT_LE(std::stod(f[9]), std::stod(f[10])) << line;   // submitted, then started
+        EXPECT_LE(std::stod(f[10]), std::stod(f[11])) << line;  // then ended
+    }
+    EXPECT_EQ(tasks, ran);
+    EXPECT_GT(solves, 0);
+    std::remove(path.c_str());
 }
 
 // -v says which kinds of task were split: n=64 on 32-tiles is potrf, trsm, syrk and
@@ -396,7 +434,7 @@ TEST(DriverLpStats, WriteErrorsAreReported) {
     ASSERT_EQ(pipe(ends), 0);
     const std::string path = "/dev/fd/" + std::to_string(ends[1]);
     {
-        driver::LpStatsFile file(path);  // the header fits in the pipe
+        const std::unique_ptr<driver::CsvFile> file = driver::lp_stats_file(path);  // the header fits in the pipe
         grain::Statistics s;
         s.operations = {"gemm"};
         s.lp.levels = 1;
@@ -404,10 +442,10 @@ TEST(DriverLpStats, WriteErrorsAreReported) {
         solve.pending = {1};
         solve.ratios = {0.5};
         s.lp.history = {solve};
-        EXPECT_NO_THROW(file.write(0, s));
+        EXPECT_NO_THROW(driver::write_lp_stats(*file, 0, s));
         close(ends[0]);
         try {
-            file.write(1, s);
+            driver::write_lp_stats(*file, 1, s);
             ADD_FAILURE() << "a failed write went unnoticed";
         } catch (const std::runtime_error& e) {
             EXPECT_NE(std::string(e.what()).find("cannot write to --lp-stats file " + path), std::string::npos)
@@ -415,7 +453,8 @@ TEST(DriverLpStats, WriteErrorsAreReported) {
         }
     }
     // A file that takes no header is refused when it is opened.
-    EXPECT_THROW(driver::LpStatsFile{path}, driver::usage_error);
+    EXPECT_THROW(driver::lp_stats_file(path), driver::usage_error);
+    EXPECT_THROW(driver::trace_file(path), driver::usage_error);
     close(ends[1]);
     std::signal(SIGPIPE, previous);
 }

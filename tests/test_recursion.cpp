@@ -3,6 +3,8 @@
 // suites, which ctest runs under GRAIN_TEST_SCALES and GRAIN_SPLIT.)
 #include <starpu.h>
 
+#include <map>
+
 #include "common.hpp"
 #include "lp/lp_split.hpp"
 #include "recursion/counters.hpp"
@@ -345,6 +347,59 @@ TEST(Recursion, TilesSharedBySplitAndUnsplitTasks) {
         EXPECT_LT(testing::gemm_residual(error, 1.0, testing::norm('M', A), testing::norm('M', B), 1.0, 0.0, 96), 10)
             << "seed " << seed;
     }
+}
+
+// The trace: every kernel task that ran appears once, on the worker that ran it (as
+// StarPU's per-worker profiling counts them), with its kernel, level and times.
+TEST(Recursion, TraceRecordsEveryKernelOnItsWorker) {
+    const SplitPolicy random("random:0.5:7");
+    Runtime& runtime = test_runtime();
+    const Array<double> A = random_array<double>(150, 150, Kind::Spd, rng());
+    Matrix<double> tA = tiles_of(A, {64, 32, 16});
+    runtime.set_trace(true);
+    runtime.reset_statistics();
+    const int workers = int(starpu_worker_get_count());
+    starpu_profiling_worker_info info;
+    for (int w = 0; w < workers; ++w) starpu_profiling_worker_get_info(w, &info);  // resets them
+    ASSERT_EQ(potrf_async(Uplo::Lower, tA).wait(), 0);  // the _async form: no NaN-check tasks
+    starpu_task_wait_for_all();
+    const std::vector<TaskRecord> trace = runtime.trace();
+    const Statistics s = runtime.statistics();
+    std::vector<int> ran(size_t(workers), 0);
+    for (int w = 0; w < workers; ++w) {
+        ASSERT_EQ(starpu_profiling_worker_get_info(w, &info), 0);
+        ran[size_t(w)] = info.executed_tasks;
+    }
+    runtime.set_trace(false);
+    ASSERT_FALSE(trace.empty());
+    std::vector<int> recorded(size_t(workers), 0);
+    std::map<std::pair<std::string, int>, int64_t> per_kind;
+    const std::vector<int> scales{64, 32, 16};
+    for (const TaskRecord& r : trace) {
+        ASSERT_GE(r.worker, 0);
+        ASSERT_LT(r.worker, workers);
+        ++recorded[size_t(r.worker)];
+        EXPECT_EQ(r.gpu, starpu_worker_get_type(r.worker) == STARPU_CUDA_WORKER);
+        ++per_kind[{r.operation, r.level}];
+        ASSERT_GE(r.level, 0);
+        ASSERT_LT(r.level, 3);
+        EXPECT_GT(r.rows, 0);
+        EXPECT_LE(r.rows, scales[size_t(r.level)]);
+        EXPECT_LE(r.cols, scales[size_t(r.level)]);
+        EXPECT_LE(r.submit_us, r.start_us);
+        EXPECT_LE(r.start_us, r.end_us);
+        if (!r.gpu) {
+            EXPECT_EQ(r.bytes_loaded, 0);  // every tile lives in host memory
+        }
+    }
+    EXPECT_EQ(recorded, ran);
+    for (size_t op = 0; op < s.operations.size(); ++op)
+        for (int l = 0; l < s.levels(); ++l) {
+            const int64_t finished = s.counts[op][size_t(l)].finished;
+            const auto it = per_kind.find({s.operations[op], l});
+            EXPECT_EQ(it == per_kind.end() ? 0 : it->second, finished) << s.operations[op] << " level " << l;
+        }
+    EXPECT_TRUE(runtime.trace().empty());  // off: nothing kept
 }
 
 }  // namespace

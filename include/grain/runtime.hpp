@@ -75,7 +75,12 @@ public:
 
     /// Task counts per operation and level since the start or the last reset.
     Statistics statistics() const;
+    /// Resets the statistics, and the trace.
     void reset_statistics();
+    /// Tracing: while on, every kernel task that runs is recorded (StarPU's profiling is
+    /// on). trace() gives those that ended since tracing started or the last reset.
+    void set_trace(bool on);
+    std::vector<TaskRecord> trace() const;
 
     /// Whether a Runtime is alive in this process.
     static bool active();

@@ -17,6 +17,7 @@ struct TaskCounts {
 /// One solve of the granularity LP (split policy "lp").
 struct LpSolve {
     double at = 0;                ///< seconds since the policy started or was reset
+    double starpu_us = 0;         ///< when, on StarPU's clock (TaskRecord's; simulated in a simulation)
     int64_t submitted = 0;        ///< tasks submitted by then (split or not, every level)
     double milliseconds = 0;      ///< building the model and glp_simplex (wall time)
     double cpu_milliseconds = 0;  ///< the same on the submitting thread's CPU clock: without the
@@ -40,6 +41,23 @@ struct LpStatistics {
     /// application does not grow. The first kept is solve number solves - history.size().
     std::vector<LpSolve> history;
     static constexpr size_t history_limit = 1000;
+};
+
+/// One kernel task that ran, recorded while the Runtime traces (Runtime::set_trace).
+/// Times are in microseconds since StarPU started (simulated time in a simulated run).
+struct TaskRecord {
+    int worker = 0;              ///< StarPU's worker id
+    bool gpu = false;            ///< a CUDA worker, else a CPU core
+    const char* operation = "";  ///< the kernel, e.g. "gemm" (a static string)
+    int level = 0;               ///< in the ladder of tile scales
+    int rows = 0, cols = 0;      ///< of its output tile
+    int priority = 0;
+    double submit_us = 0, start_us = 0, end_us = 0;
+    /// Bytes of its inputs that were not valid on the worker's memory node when the
+    /// worker took the task: what it still had to load (its write-only outputs
+    /// excluded). Under a scheduler that prefetches (dmda*, darts), loads issued before
+    /// the pop are not counted; under eager the sum is the bus's.
+    int64_t bytes_loaded = 0;
 };
 
 struct Statistics {

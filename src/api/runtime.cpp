@@ -226,6 +226,12 @@ bool Runtime::nancheck() const { return runtime_nancheck.load(); }
 Statistics Runtime::statistics() const { return recursion_->statistics(); }
 void Runtime::reset_statistics() { recursion_->reset_statistics(); }
 
+void Runtime::set_trace(bool on) { recursion_->set_trace(on); }
+std::vector<TaskRecord> Runtime::trace() const {
+    const detail::TraceLog* log = recursion_->trace();
+    return log ? log->records() : std::vector<TaskRecord>{};
+}
+
 bool Runtime::has_cuda() {
 #if defined(GRAIN_USE_CUDA) || defined(STARPU_SIMGRID)  // simulated GPUs run no kernel
     return true;

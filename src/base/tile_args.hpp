@@ -5,11 +5,13 @@
 #include <cstdint>
 
 #include "grain/types.hpp"
+#include "kernel_table.hpp"
 
 namespace grain::detail {
 
 struct RequestState;
 struct TaskCounters;
+class TraceLog;
 
 template <typename T>
 struct TileArgs {
@@ -25,6 +27,12 @@ struct TileArgs {
     RequestState* request = nullptr;  // where factorizations report info
     TaskCounters* counters = nullptr;  // this (kernel, level)'s live counters
     std::atomic<int>* writers = nullptr;  // the output tile's writers_in_flight, while in flight
+    // Tracing (TraceLog), when on: what the record of this task needs.
+    TraceLog* trace = nullptr;
+    Kernel kernel = Kernel(0);
+    int level = 0;
+    starpu_task* task = nullptr;
+    int64_t bytes_loaded = 0;   // set when a worker takes the task
 };
 
 }  // namespace grain::detail

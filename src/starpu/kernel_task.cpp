@@ -10,6 +10,7 @@
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
 #include "src/base/task_counters.hpp"
+#include "src/base/trace_log.hpp"
 
 namespace grain::detail {
 
@@ -18,12 +19,52 @@ namespace {
 // StarPU callbacks; their argument is the task's TileArgs (alive until the task ends).
 template <typename T>
 void task_ready(void* args) { ++static_cast<TileArgs<T>*>(args)->counters->ready; }
+// A worker took the task (its pop, before its data is fetched): while tracing, the bytes
+// of its inputs not valid on the worker's memory node are what it will load.
 template <typename T>
-void task_started(void* args) { ++static_cast<TileArgs<T>*>(args)->counters->started; }
+void task_started(void* args) {
+    auto* p = static_cast<TileArgs<T>*>(args);
+    ++p->counters->started;
+    if (!p->trace) return;
+    const int worker = starpu_worker_get_id();
+    if (worker < 0) return;
+    const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(p->task); ++i) {
+        starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(p->task, i);
+        if ((STARPU_TASK_GET_MODE(p->task, i) & STARPU_R) && !starpu_data_is_on_node(h, node))
+            p->bytes_loaded += int64_t(starpu_data_get_size(h));
+    }
+}
+
+double microseconds(const timespec& t) { return double(t.tv_sec) * 1e6 + double(t.tv_nsec) * 1e-3; }
+
+// The record of a task that ran, from StarPU's profiling information (on while tracing).
+template <typename T>
+void trace_task(const TileArgs<T>& p) {
+    const starpu_task* task = p.task;
+    const starpu_profiling_task_info* info = task->profiling_info;
+    if (!info) return;  // submitted before tracing started
+    TaskRecord r;
+    r.worker = info->workerid;
+    r.gpu = starpu_worker_get_type(info->workerid) == STARPU_CUDA_WORKER;
+    r.operation = kernel_name(p.kernel);
+    r.level = p.level;
+    starpu_data_handle_t out = STARPU_TASK_GET_HANDLE(task, STARPU_TASK_GET_NBUFFERS(task) - 1);
+    r.rows = int(starpu_matrix_get_nx(out));
+    r.cols = int(starpu_matrix_get_ny(out));
+    r.priority = task->priority;
+    r.submit_us = microseconds(info->submit_time);
+    r.start_us = microseconds(info->start_time);
+    r.end_us = microseconds(info->end_time);
+    r.bytes_loaded = p.bytes_loaded;
+    p.trace->add(r);
+}
+
 template <typename T>
 void task_done(void* args) {
     const auto* p = static_cast<TileArgs<T>*>(args);
     ++p->counters->finished;
+    if (p->trace) trace_task(*p);
     --*p->writers;  // before the request may end, and its tiles with it
     p->request->task_finished();
 }
@@ -40,6 +81,7 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
     auto* arg = static_cast<TileArgs<T>*>(std::malloc(sizeof(TileArgs<T>)));
     if (!arg) throw std::bad_alloc();
     std::memcpy(static_cast<void*>(arg), &args, sizeof args);
+    arg->task = task;
     task->cl_arg = arg;
     task->cl_arg_size = sizeof args;
     task->cl_arg_free = 1;

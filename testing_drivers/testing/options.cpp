@@ -27,6 +27,8 @@ const char* usage_text =
     "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per worker]\n"
     "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
     "      --lp-stats FILE  split policy lp: write every solve (time, inputs, ratios) as CSV\n"
+    "      --trace FILE     write every kernel task (worker, times, bytes loaded) and LP solve as CSV\n"
+    "                       (scripts/plot-trace.sh FILE OUT.png draws it)\n"
     "  -v                   also print the LP's final split ratios per (operation, level)\n"
     "      --niter N        runs of each case                [1]\n"
     "      --check          check each result by its residual\n"
@@ -171,6 +173,9 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
     } else if (arg == "--lp-stats") {
         o.lp_stats = value();
         if (o.lp_stats.empty()) throw usage_error("invalid value '' for --lp-stats: expected a file name");
+    } else if (arg == "--trace") {
+        o.trace = value();
+        if (o.trace.empty()) throw usage_error("invalid value '' for --trace: expected a file name");
     } else if (arg == "-v") {
         o.verbose = true;
     } else if (arg == "--niter") {

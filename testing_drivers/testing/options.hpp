@@ -35,6 +35,7 @@ struct Options {
     int window = -1;
     int lp_period = -1;
     std::string lp_stats;  // --lp-stats FILE
+    std::string trace;     // --trace FILE
     bool verbose = false;
     uint64_t seed = 42;
     Uplo uplo = Uplo::Lower;

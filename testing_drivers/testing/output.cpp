@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdarg>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -116,12 +117,12 @@ void Table::row(const std::vector<std::string>& cells) const {
     std::fflush(stdout);
 }
 
-LpStatsFile::LpStatsFile(const std::string& path) : path_(path) {
+CsvFile::CsvFile(const char* option, const std::string& path, const char* header) : option_(option), path_(path) {
     if (path.empty()) return;
     file_ = std::fopen(path.c_str(), "w");
     if (!file_) throw usage_error(error("cannot open"));
     // Written through now, so that a file that takes nothing (a full disk) fails here too.
-    std::fprintf(file_, "run;solve;at_s;submitted;solve_ms;solved;operation;level;pending;ratio;solve_cpu_ms\n");
+    std::fprintf(file_, "%s\n", header);
     if (std::fflush(file_) != 0 || std::ferror(file_)) {
         const std::string message = error("cannot write to");
         std::fclose(file_);
@@ -130,15 +131,28 @@ LpStatsFile::LpStatsFile(const std::string& path) : path_(path) {
     }
 }
 
-LpStatsFile::~LpStatsFile() {
+CsvFile::~CsvFile() {
     if (file_) std::fclose(file_);
 }
 
-std::string LpStatsFile::error(const char* what) const {
-    return std::string(what) + " --lp-stats file " + path_ + ": " + std::strerror(errno);
+std::string CsvFile::error(const char* what) const {
+    return std::string(what) + " " + option_ + " file " + path_ + ": " + std::strerror(errno);
 }
 
-void LpStatsFile::close() {
+void CsvFile::line(const char* format, ...) {
+    if (!file_) return;
+    va_list args;
+    va_start(args, format);
+    std::vfprintf(file_, format, args);
+    va_end(args);
+    std::fputc('\n', file_);
+}
+
+void CsvFile::flush() {
+    if (file_ && (std::fflush(file_) != 0 || std::ferror(file_))) throw std::runtime_error(error("cannot write to"));
+}
+
+void CsvFile::close() {
     if (!file_) return;
     const bool failed = std::ferror(file_) != 0;
     const bool closed = std::fclose(file_) == 0;
@@ -146,8 +160,12 @@ void LpStatsFile::close() {
     if (failed || !closed) throw std::runtime_error(error("cannot write to"));
 }
 
-void LpStatsFile::write(size_t run, const grain::Statistics& s) {
-    if (!file_) return;
+std::unique_ptr<CsvFile> lp_stats_file(const std::string& path) {
+    return std::make_unique<CsvFile>("--lp-stats", path, "run;solve;at_s;submitted;solve_ms;solved;operation;level;pending;ratio;solve_cpu_ms");
+}
+
+void write_lp_stats(CsvFile& file, size_t run, const grain::Statistics& s) {
+    if (!file.open()) return;
     const int levels = s.lp.levels;
     const size_t first = size_t(s.lp.solves) - s.lp.history.size();  // the solves before are not kept
     if (first > 0)
@@ -158,13 +176,33 @@ void LpStatsFile::write(size_t run, const grain::Statistics& s) {
         for (size_t op = 0; op < s.operations.size(); ++op)
             for (int l = 0; l < levels; ++l) {
                 const size_t k = op * size_t(levels) + size_t(l);
-                std::fprintf(file_, "%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f;%.4f\n", run, first + i, solve.at,
-                             static_cast<long long>(solve.submitted), solve.milliseconds,
-                             int(solve.solved), s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k],
-                             solve.cpu_milliseconds);
+                file.line("%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f;%.4f", run, first + i, solve.at,
+                          static_cast<long long>(solve.submitted), solve.milliseconds, int(solve.solved),
+                          s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k], solve.cpu_milliseconds);
             }
     }
-    if (std::fflush(file_) != 0 || std::ferror(file_)) throw std::runtime_error(error("cannot write to"));
+    file.flush();
+}
+
+std::unique_ptr<CsvFile> trace_file(const std::string& path) {
+    return std::make_unique<CsvFile>("--trace", path,
+                   "record;run;worker;unit;operation;level;rows;cols;priority;submit_us;start_us;end_us;"
+                   "bytes_loaded;ratio");
+}
+
+void write_trace(CsvFile& file, size_t run, const std::vector<grain::TaskRecord>& tasks, const grain::Statistics& s) {
+    if (!file.open()) return;
+    for (const grain::TaskRecord& t : tasks)
+        file.line("task;%zu;%d;%s;%s;%d;%d;%d;%d;%.3f;%.3f;%.3f;%lld;", run, t.worker, t.gpu ? "gpu" : "cpu",
+                  t.operation, t.level, t.rows, t.cols, t.priority, t.submit_us, t.start_us, t.end_us,
+                  static_cast<long long>(t.bytes_loaded));
+    const int levels = s.lp.levels;
+    for (const grain::LpSolve& solve : s.lp.history)
+        for (size_t op = 0; op < s.operations.size(); ++op)
+            for (int l = 0; l < levels; ++l)
+                file.line("lp;%zu;;;%s;%d;;;;%.3f;%.3f;%.3f;;%.4f", run, s.operations[op].c_str(), l, solve.starpu_us,
+                          solve.starpu_us, solve.starpu_us, solve.ratios[op * size_t(levels) + size_t(l)]);
+    file.flush();
 }
 
 std::vector<std::string> columns(const Options& options) {

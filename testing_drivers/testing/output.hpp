@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,24 +48,37 @@ private:
     std::vector<std::string> columns_;
 };
 
-// --lp-stats: one CSV line per LP solve of every run, to plot how ratios evolve.
-// Writes nothing for an empty path. Opened before StarPU starts: usage_error for a file
-// it cannot open or write its header to. A later write or the close that fails throws
-// std::runtime_error.
-class LpStatsFile {
+// A CSV file an option names (--lp-stats, --trace); nothing for an empty path. Opened
+// before StarPU starts, its header written through: usage_error for a file it cannot
+// open or write to. A later write or the close that fails throws std::runtime_error.
+class CsvFile {
 public:
-    explicit LpStatsFile(const std::string& path);
-    ~LpStatsFile();  // closes, if close() did not, saying nothing of an error
-    LpStatsFile(const LpStatsFile&) = delete;
-    LpStatsFile& operator=(const LpStatsFile&) = delete;
-    void write(size_t run, const grain::Statistics& s);
+    CsvFile(const char* option, const std::string& path, const char* header);
+    ~CsvFile();  // closes, if close() did not, saying nothing of an error
+    CsvFile(const CsvFile&) = delete;
+    CsvFile& operator=(const CsvFile&) = delete;
+    bool open() const { return file_ != nullptr; }
+    void line(const char* format, ...) __attribute__((format(printf, 2, 3)));
+    void flush();  // throws if a write failed
     void close();
 
 private:
     std::string error(const char* what) const;  // the message of a failed write, with errno's
+    const char* option_;
     std::string path_;
     std::FILE* file_ = nullptr;
 };
+
+// --lp-stats: one line per LP solve of every run and (operation, level), to plot how
+// ratios evolve.
+std::unique_ptr<CsvFile> lp_stats_file(const std::string& path);
+void write_lp_stats(CsvFile& file, size_t run, const grain::Statistics& s);
+
+// --trace: one line per kernel task of every run (worker, kernel, level, tile, priority,
+// times, bytes loaded), and one per LP solve and (operation, level) with its ratio, on
+// the same clock; scripts/plot-trace.sh draws it.
+std::unique_ptr<CsvFile> trace_file(const std::string& path);
+void write_trace(CsvFile& file, size_t run, const std::vector<grain::TaskRecord>& tasks, const grain::Statistics& s);
 
 // The table's columns: those of every run, then those the options add.
 std::vector<std::string> columns(const Options& options);

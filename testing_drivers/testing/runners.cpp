@@ -60,6 +60,7 @@ double timed_grain(const Run& r, Result& res, F&& f) {
     const double t = timed(f);
     res.statistics = r.runtime.statistics();
     if (r.runtime.ngpu() > 0) std::tie(res.to_gpu_bytes, res.from_gpu_bytes) = bus_bytes();
+    res.trace = r.runtime.trace();  // empty unless tracing
     return t;
 }
 

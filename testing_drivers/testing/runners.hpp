@@ -23,6 +23,7 @@ struct Case {
 struct Result {
     double time = 0, flops = 0;
     grain::Statistics statistics;  // of the timed run
+    std::vector<grain::TaskRecord> trace;  // its kernel tasks, with --trace
     double vendor_time = 0;
     double to_gpu_bytes = 0, from_gpu_bytes = 0;  // moved during grain's run (GPU runs)
     double residual = 0;

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The trace's bytes against StarPU's bus statistics, on a simulated CPU+GPU machine
+# (scripts/sim-testing.sh --gpus 1): under eager, which prefetches nothing, every load
+# happens after a worker took its task, so the bytes the GPU's tasks loaded add up to
+# what went to the GPU, and the cores' to what came back from it. (Under dmda* and darts
+# the scheduler prefetches a task's inputs before the pop; the trace counts only what
+# was still missing then.) Also: one line per kernel that ran, and the plot is drawn.
+# Usage: tests/test_trace_sim.sh path/to/simulation/build
+set -euo pipefail
+build=${1:?usage: $0 path/to/simulation/build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+out=$(bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus 4 -o potrf -n 4096 -b 512 --sched eager \
+  --trace "$dir/trace.csv" -v 2>&1)
+bus=$(echo "$out" | sed -n 's/^# gpu transfers: \([0-9.]*\) MB to GPUs, \([0-9.]*\) MB from GPUs.*/\1 \2/p')
+[ -n "$bus" ] || { echo "$out" | tail -20; echo "FAILED: no transfer line"; exit 1; }
+traced=$(awk -F';' '$1 == "task" { b[$4] += $13 } END { printf "%.1f %.1f", b["gpu"] / 1e6, b["cpu"] / 1e6 }' "$dir/trace.csv")
+echo "MB to / from the GPU: bus $bus, trace $traced"
+[ "$bus" = "$traced" ] || { echo "FAILED: the trace's bytes ($traced) are not the bus's ($bus)"; exit 1; }
+[ "${bus%% *}" != "0.0" ] || { echo "FAILED: nothing went to the GPU"; exit 1; }
+header=$(echo "$out" | grep -m1 '^op;')
+row=$(echo "$out" | grep -m1 '^potrf;')
+kernels=$(awk -F';' -v h="$header" -v r="$row" 'BEGIN { n = split(h, names, ";"); split(r, v, ";")
+  for (i = 1; i <= n; i++) if (names[i] ~ /^tasks_l/) s += v[i]; print s }')
+lines=$(grep -c '^task;' "$dir/trace.csv")
+gpu_lines=$(grep -c '^task;[0-9]*;[0-9]*;gpu;' "$dir/trace.csv" || true)
+echo "kernels: $kernels, trace lines: $lines ($gpu_lines on the GPU)"
+[ "$lines" -eq "$kernels" ] || { echo "FAILED: $lines trace lines for $kernels kernels"; exit 1; }
+[ "$gpu_lines" -gt 0 ] || { echo "FAILED: no task on the GPU"; exit 1; }
+if command -v gnuplot >/dev/null; then
+  bash "$root/scripts/plot-trace.sh" "$dir/trace.csv" "$dir/trace.png" >/dev/null
+  [ -s "$dir/trace.png" ] || { echo "FAILED: no picture"; exit 1; }
+fi
+echo "PASSED"
