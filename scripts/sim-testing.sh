@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# grain_testing on a simulated machine of CPU cores, alone or with one GPU: StarPU
+# grain_testing on a simulated machine of CPU cores, alone or with 1, 2 or 4 GPUs: StarPU
 # (built with SimGrid) runs no kernel but times each one from the models in sim/ (cores:
 # measured on the 2-core development machine, per tile size; the GPU: a synthetic
 # V100-like model; sim/README.md), on as many simulated cores as asked. What it shows
@@ -8,7 +8,7 @@
 # The models hold the square tiles the calibration ran (256 to 2048): n must be a
 # multiple of the tile size (-b) or of the ladder's largest scale (--scales), else an
 # edge tile has no model and StarPU aborts ("grain_dgemm ... not calibrated").
-# Usage: scripts/sim-testing.sh [--build DIR] [--program PATH] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS...
+# Usage: scripts/sim-testing.sh [--build DIR] [--program PATH] [--gpus 0|1|2|4] --cpus N GRAIN_TESTING_ARGS...
 #   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh)
 #   PATH: another program of such a build to run instead of grain_testing (a test)
 #   e.g. scripts/sim-testing.sh --cpus 16 -o potrf -n 4096 --scales 2048,1024,512,256 --split lp
@@ -28,12 +28,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $cpus in
-  '' | *[!0-9]*) echo "usage: $0 [--build DIR] [--program PATH] [--gpus 0|1] --cpus N GRAIN_TESTING_ARGS..." >&2; exit 2 ;;
+  '' | *[!0-9]*) echo "usage: $0 [--build DIR] [--program PATH] [--gpus 0|1|2|4] --cpus N GRAIN_TESTING_ARGS..." >&2; exit 2 ;;
 esac
 case $gpus in
   0) host=grain-cpu ;;
-  1) host=grain-hybrid-1gpu ;;
-  *) echo "$0: --gpus $gpus: the simulated machines have 0 or 1 GPU (sim/README.md)" >&2; exit 2 ;;
+  1 | 2 | 4) host=grain-hybrid-${gpus}gpu ;;
+  *) echo "$0: --gpus $gpus: the simulated machines have 0, 1, 2 or 4 GPUs (sim/README.md)" >&2; exit 2 ;;
 esac
 if [ "$cpus" -lt 1 ] || [ "$cpus" -gt 64 ]; then
   echo "$0: --cpus $cpus: the simulated platform (sim/bus/grain-cpu.platform.v4.xml) has 1 to 64 cores" >&2

@@ -2,7 +2,7 @@
 // V100-like machine with 1, 2 and 4 GPUs (hosts grain-v100-1gpu, -2gpu, -4gpu) into
 // OUTDIR/bus and OUTDIR/codelets/45, the layout StarPU reads from STARPU_PERF_MODEL_DIR,
 // the platform of a machine of up to 64 CPU cores alone (host grain-cpu), and a machine
-// of those cores and one GPU (host grain-hybrid-1gpu) for grain's own kernels, whose CPU
+// of those cores and 1, 2 or 4 GPUs (hosts grain-hybrid-Ngpu) for grain's own kernels, whose CPU
 // models it reads from OUTDIR/codelets/45/*.grain-cpu.
 //
 //   c++ -std=c++17 -O2 -Wall -Wextra -o /tmp/gen_sim_files sim/gen_sim_files.cpp
@@ -171,9 +171,10 @@ double hybrid_gpu_us(const GpuKernel& k, char precision, unsigned long bytes) {
     return k.nb3_flops * nb3 / rate * 1e6 + hybrid_launch_us;
 }
 
-// Reads grain_<prec><kernel>.grain-cpu from `dir` and writes it for `host` with a second
-// combination, CUDA device 0, at the same footprints.
-void write_hybrid_model(const std::filesystem::path& dir, const GpuKernel& k, char precision, const std::string& host) {
+// Reads grain_<prec><kernel>.grain-cpu from `dir` and writes it for `host` with one more
+// combination per GPU (CUDA devices 0 to gpus - 1, all alike), at the same footprints.
+void write_hybrid_model(const std::filesystem::path& dir, const GpuKernel& k, char precision, const std::string& host,
+                        int gpus) {
     const std::string symbol = std::string("grain_") + precision + k.name;
     FILE* in = open_or_die(dir / (symbol + ".grain-cpu"), "r");
     std::string text;
@@ -185,7 +186,7 @@ void write_hybrid_model(const std::filesystem::path& dir, const GpuKernel& k, ch
         std::fprintf(stderr, "%s.grain-cpu: not a one-combination history model\n", symbol.c_str());
         std::exit(1);
     }
-    text.replace(combs, one.size(), "# number of combinations\n2\n");
+    text.replace(combs, one.size(), "# number of combinations\n" + std::to_string(1 + gpus) + "\n");
     std::vector<Row> rows;
     size_t line = text.find('\n', text.find(header)) + 1;
     for (size_t end; line < text.size() && (end = text.find('\n', line)) != std::string::npos; line = end + 1) {
@@ -197,7 +198,7 @@ void write_hybrid_model(const std::filesystem::path& dir, const GpuKernel& k, ch
     while (!text.empty() && text.back() == '\n') text.pop_back();
     FILE* f = open_or_die(dir / (symbol + "." + host));
     std::fprintf(f, "%s\n\n", text.c_str());
-    write_cuda_combination(f, 1, 0, rows);
+    for (int dev = 0; dev < gpus; ++dev) write_cuda_combination(f, 1 + dev, dev, rows);
     std::fclose(f);
 }
 
@@ -291,13 +292,15 @@ int main(int argc, char** argv) {
     write_platform(bus / "grain-cpu.platform.v4.xml", 0, cpu_machine_cores);
     write_matrix(bus / "grain-cpu.bandwidth", 0, 0, 0);
     write_matrix(bus / "grain-cpu.latency", 0, 0, 0);
-    // grain-hybrid-1gpu: grain-cpu's cores and one GPU (scripts/sim-testing.sh --gpus 1).
-    const std::string hybrid = "grain-hybrid-1gpu";
-    write_platform(bus / (hybrid + ".platform.v4.xml"), 1, cpu_machine_cores);
-    write_matrix(bus / (hybrid + ".bandwidth"), 1, host_gpu_mb_s, host_gpu_mb_s / 2);
-    write_matrix(bus / (hybrid + ".latency"), 1, pcie_latency_us, 2 * pcie_latency_us);
-    for (const GpuKernel& k : gpu_kernels)
-        for (char precision : {'s', 'd'}) write_hybrid_model(codelets, k, precision, hybrid);
+    // grain-hybrid-Ngpu: grain-cpu's cores and N GPUs (scripts/sim-testing.sh --gpus N).
+    for (int gpus : {1, 2, 4}) {
+        const std::string hybrid = "grain-hybrid-" + std::to_string(gpus) + "gpu";
+        write_platform(bus / (hybrid + ".platform.v4.xml"), gpus, cpu_machine_cores);
+        write_matrix(bus / (hybrid + ".bandwidth"), gpus, host_gpu_mb_s, host_gpu_mb_s / 2);
+        write_matrix(bus / (hybrid + ".latency"), gpus, pcie_latency_us, 2 * pcie_latency_us);
+        for (const GpuKernel& k : gpu_kernels)
+            for (char precision : {'s', 'd'}) write_hybrid_model(codelets, k, precision, hybrid, gpus);
+    }
     std::printf("tile kernel %.2f us; footprints: 2d task %08x, 3 tiles %08x, 4 tiles %08x, 2 tiles %08x\n",
                 kernel_us, task_footprint(panel_product), task_footprint(tiles(3)), task_footprint(tiles(4)),
                 task_footprint(tiles(2)));

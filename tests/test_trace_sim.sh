@@ -4,7 +4,8 @@
 # happens after a worker took its task, so the bytes the GPU's tasks loaded add up to
 # what went to the GPU, and the cores' to what came back from it. (Under dmda* and darts
 # the scheduler prefetches a task's inputs before the pop; the trace counts only what
-# was still missing then.) Also: one line per kernel that ran, and the plot is drawn.
+# was still missing then.) Also: one line per kernel that ran, on 1 and on 2 GPUs (both
+# used), and the plot is drawn.
 # Usage: tests/test_trace_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}
@@ -28,6 +29,18 @@ gpu_lines=$(grep -c '^task;[0-9]*;[0-9]*;gpu;' "$dir/trace.csv" || true)
 echo "kernels: $kernels, trace lines: $lines ($gpu_lines on the GPU)"
 [ "$lines" -eq "$kernels" ] || { echo "FAILED: $lines trace lines for $kernels kernels"; exit 1; }
 [ "$gpu_lines" -gt 0 ] || { echo "FAILED: no task on the GPU"; exit 1; }
+# Two GPUs (grain-hybrid-2gpu), darts: every kernel once, and both GPUs run some (dmdar
+# runs this gemm on one GPU).
+out=$(bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 2 --cpus 4 -o gemm -n 8192 -b 1024 --sched darts \
+  --trace "$dir/two.csv" 2>&1)
+header=$(echo "$out" | grep -m1 '^op;')
+row=$(echo "$out" | grep -m1 '^gemm;') || { echo "$out" | tail -20; echo "FAILED: no gemm row on 2 GPUs"; exit 1; }
+kernels=$(awk -F';' -v h="$header" -v r="$row" 'BEGIN { n = split(h, names, ";"); split(r, v, ";")
+  for (i = 1; i <= n; i++) if (names[i] ~ /^tasks_l/) s += v[i]; print s }')
+read -r lines gpus < <(awk -F';' '$1 == "task" { n++; if ($4 == "gpu" && !($3 in g)) { g[$3] = 1; k++ } } END { print n, k + 0 }' "$dir/two.csv")
+echo "2 GPUs: kernels $kernels, trace lines $lines, GPUs that ran some: $gpus"
+[ "$lines" -eq "$kernels" ] || { echo "FAILED: $lines trace lines for $kernels kernels on 2 GPUs"; exit 1; }
+[ "$gpus" -eq 2 ] || { echo "FAILED: $gpus of the 2 GPUs ran kernels"; exit 1; }
 if command -v gnuplot >/dev/null; then
   bash "$root/scripts/plot-trace.sh" "$dir/trace.csv" "$dir/trace.png" >/dev/null
   [ -s "$dir/trace.png" ] || { echo "FAILED: no picture"; exit 1; }
