@@ -9,6 +9,7 @@
 #include "grain/errors.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/base/simulation.hpp"
 #include "src/starpu/matrix_access.hpp"
 
 namespace grain {
@@ -89,12 +90,14 @@ template <typename T, typename CopyTile>
 void for_each_tile(const Matrix<T>& A, enum starpu_data_access_mode mode, CopyTile copy) {
     using detail::MatrixAccess;
     detail::TileStorage<T>& s = MatrixAccess::storage(A);
+    // Simulated: no storage of its own, no values; the acquires still bring the tiles home.
+    const bool values = !detail::simulated || s.over_user_array();
     for (int j = 0; j < A.nt(); ++j) {
         for (int i = 0; i < A.mt(); ++i) {
             const int si = MatrixAccess::first_tile_row(A) + i, sj = MatrixAccess::first_tile_col(A) + j;
             starpu_data_handle_t h = s.registered_handle(si, sj);
             if (h) starpu_data_acquire(h, mode);
-            copy(i, j, s.tile_data(si, sj), s.tile_ld(si));
+            if (values) copy(i, j, s.tile_data(si, sj), s.tile_ld(si));
             if (h) starpu_data_release(h);
         }
     }

@@ -9,6 +9,7 @@
 #include "grain/errors.hpp"
 #include "matrix_access.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/base/simulation.hpp"
 
 namespace grain::detail {
 
@@ -64,15 +65,9 @@ void wait_all(const std::vector<starpu_task*>& tasks) {
 
 }  // namespace
 
-#ifdef STARPU_SIMGRID
-constexpr bool simulated = true;  // a simulated run has no data to read
-#else
-constexpr bool simulated = false;
-#endif
-
 template <typename T>
 bool has_nan(const Matrix<T>& A, Elements elements) {
-    if (simulated) return false;
+    if (simulated) return false;  // no data to read
     TileStorage<T>& storage = MatrixAccess::storage(A);
     const int i0 = MatrixAccess::first_tile_row(A), j0 = MatrixAccess::first_tile_col(A);
     std::atomic<bool> found{false};

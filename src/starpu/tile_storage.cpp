@@ -7,6 +7,7 @@
 
 #include "grain/errors.hpp"
 #include "src/base/constants.hpp"
+#include "src/base/simulation.hpp"
 
 namespace grain::detail {
 
@@ -16,6 +17,9 @@ std::atomic<int64_t> live_handles{0};
 std::atomic<int64_t> live_plans{0};
 
 int tiles_for(int64_t size, int nb) { return static_cast<int>((size + nb - 1) / nb); }
+
+// Where a simulated matrix's tiles "are" (src/base/simulation.hpp): page-aligned, not null.
+constexpr uintptr_t simulated_base = 4096;
 
 // StarPU filter cutting a tile into a 2D grid of sub-tiles in one plan. Children keep
 // the parent's leading dimension.
@@ -50,7 +54,7 @@ TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales)
       children_(handles_.size()),
       writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {
     const size_t bytes = size_t(m) * size_t(n) * sizeof(T);
-    if (bytes == 0) return;
+    if (bytes == 0 || simulated) return;  // simulated: tile_data gives addresses nothing reads
     // Plain aligned memory, pinned like a user's array when tiles are registered: with
     // CUDA, starpu_malloc pins through a task, which waits forever when the workers are
     // paused (starpu_pause) and aborts before starpu_init.
@@ -96,7 +100,9 @@ T* TileStorage<T>::tile_data(int i, int j) const {
     const int64_t nb = this->nb();
     if (user_) return user_ + int64_t(i) * nb + int64_t(j) * nb * lda_;
     // Tile columns are stored one after the other; inside one, tiles are contiguous.
-    return owned_ + int64_t(j) * nb * m_ + int64_t(i) * nb * tile_cols(j);
+    const int64_t offset = int64_t(j) * nb * m_ + int64_t(i) * nb * tile_cols(j);
+    if (simulated) return reinterpret_cast<T*>(simulated_base + uintptr_t(offset) * sizeof(T));
+    return owned_ + offset;
 }
 
 template <typename T>

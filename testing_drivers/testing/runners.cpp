@@ -335,7 +335,8 @@ bool passed(const Operation& operation, const Result& res) {
 }
 
 uint64_t host_bytes(const Options& options, const Case& c) {
-    const uint64_t element = c.precision == 's' ? sizeof(float) : sizeof(double);
+    // Simulated: no array or tile storage holds elements (checks.hpp, TileStorage).
+    const uint64_t element = !holds_elements ? 0 : c.precision == 's' ? sizeof(float) : sizeof(double);
     const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element); };
     const std::string& op = options.op;
     const bool check = options.check, vendor = options.vendor;
