@@ -73,9 +73,13 @@ public:
         const bool new_ladder =
             site.levels != levels_ || *site.scales != scales_ || site.precision != precision_;
         const int64_t submitted = int64_t(submitted_tasks(counters));
-        if (new_ladder || stats_.solves == 0 || submitted < solved_at_ || submitted - solved_at_ >= period_ ||
-            (units_.size() > 1 && !known_[kind(int(site.op), site.level)]))
-            solve(counters, new_ladder ? &site : nullptr);
+        const char* cause = new_ladder                                              ? "ladder"
+                            : stats_.solves == 0                                    ? "first"
+                            : submitted < solved_at_                                ? "restart"
+                            : submitted - solved_at_ >= period_                     ? "period"
+                            : units_.size() > 1 && !known_[kind(int(site.op), site.level)] ? "new kind"
+                                                                                    : nullptr;
+        if (cause) solve(counters, cause, new_ladder ? &site : nullptr);
         const size_t k = kind(int(site.op), site.level);
         ++decided_[k];
         if (too_coarse_for_the_calls(site, counters) || longer_than_the_rest(k, counters)) {
@@ -197,7 +201,7 @@ private:
     }
 
     // Solves the LP on the counters; learns `new_ladder`'s first (timed with the solve).
-    void solve(const Counters& counters, const TaskSite* new_ladder = nullptr) {
+    void solve(const Counters& counters, const char* cause, const TaskSite* new_ladder = nullptr) {
         const auto t0 = std::chrono::steady_clock::now();
         const double starpu_t0 = starpu_timing_now();
         const double cpu0 = thread_cpu_ms();
@@ -229,7 +233,7 @@ private:
         stats_.max_milliseconds = std::max(stats_.max_milliseconds, ms);
         if (history_.size() == LpStatistics::history_limit) history_.pop_front();
         history_.push_back({std::chrono::duration<double>(t0 - start_).count(), starpu_t0, solved_at_, ms,
-                            cpu1 - cpu0, solution.solved, inputs_.pending, targets_});
+                            cpu1 - cpu0, solution.solved, inputs_.pending, targets_, cause});
     }
 
     // The critical path, which the LP does not see: on CPU cores alone, a task longer than

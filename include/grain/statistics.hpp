@@ -25,6 +25,10 @@ struct LpSolve {
     bool solved = false;
     std::vector<double> pending;  ///< its inputs: pending tasks, [operation * levels + level]
     std::vector<double> ratios;   ///< its targets: split ratios, same indexing
+    /// Why then: "first" (after a start or a reset), "ladder" (a new ladder or precision),
+    /// "restart" (the task counters started anew), "period" (lp_period tasks since the
+    /// last), "new kind" (with GPUs: a kind the last solve had no task of).
+    std::string cause;
 };
 
 struct LpStatistics {

@@ -161,7 +161,7 @@ void CsvFile::close() {
 }
 
 std::unique_ptr<CsvFile> lp_stats_file(const std::string& path) {
-    return std::make_unique<CsvFile>("--lp-stats", path, "run;solve;at_s;submitted;solve_ms;solved;operation;level;pending;ratio;solve_cpu_ms");
+    return std::make_unique<CsvFile>("--lp-stats", path, "run;solve;at_s;submitted;solve_ms;solved;operation;level;pending;ratio;solve_cpu_ms;cause");
 }
 
 void write_lp_stats(CsvFile& file, size_t run, const grain::Statistics& s) {
@@ -176,9 +176,10 @@ void write_lp_stats(CsvFile& file, size_t run, const grain::Statistics& s) {
         for (size_t op = 0; op < s.operations.size(); ++op)
             for (int l = 0; l < levels; ++l) {
                 const size_t k = op * size_t(levels) + size_t(l);
-                file.line("%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f;%.4f", run, first + i, solve.at,
+                file.line("%zu;%zu;%.6f;%lld;%.4f;%d;%s;%d;%g;%.4f;%.4f;%s", run, first + i, solve.at,
                           static_cast<long long>(solve.submitted), solve.milliseconds, int(solve.solved),
-                          s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k], solve.cpu_milliseconds);
+                          s.operations[op].c_str(), l, solve.pending[k], solve.ratios[k], solve.cpu_milliseconds,
+                          solve.cause.c_str());
             }
     }
     file.flush();
