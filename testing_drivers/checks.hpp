@@ -179,6 +179,64 @@ Array<T> lu_product(const Array<T>& factored) {
     return P;
 }
 
+// The residual of a factorization with one random vector instead of the whole product,
+// for sizes where an O(n^3) check would cost minutes (the driver's, from
+// vector_check_from): ||A x - F x||_1 / (||A||_1 ||x||_1 N eps), where F x applies the
+// computed factors one after the other (two triangular products), O(n^2).
+// Factors: Cholesky's (L L^T for Lower, U^T U for Upper), or LU's (unit L, U) when lu.
+// Square matrices only.
+enum class Factors { CholeskyLower, CholeskyUpper, Lu };
+
+template <typename T>
+double factor_residual_by_vector(const Array<T>& A, const Array<T>& factored, Factors factors, Random rng) {
+    const int n = int(A.n);
+    if (A.m != A.n || factored.m != A.m || factored.n != A.n)
+        throw std::invalid_argument("factor_residual_by_vector: square matrices only");
+    Array<T> x(n, 1), ax(n, 1);
+    for (int64_t i = 0; i < n; ++i) x(i, 0) = T(rng.uniform());
+    Array<T> fx = x;
+    if (n > 0) {
+        blas::gemm(Op::NoTrans, Op::NoTrans, n, 1, n, T(1), A.data(), A.ld(), x.data(), x.ld(), T(0), ax.data(), ax.ld());
+        // The factor applied last first: L (L^T x), U^T (U x), L (U x).
+        const auto apply = [&](Uplo uplo, Op op, Diag diag) {
+            blas::trmm(Side::Left, uplo, op, diag, n, 1, T(1), factored.data(), factored.ld(), fx.data(), fx.ld());
+        };
+        if (factors == Factors::CholeskyLower) apply(Uplo::Lower, Op::Trans, Diag::NonUnit), apply(Uplo::Lower, Op::NoTrans, Diag::NonUnit);
+        if (factors == Factors::CholeskyUpper) apply(Uplo::Upper, Op::NoTrans, Diag::NonUnit), apply(Uplo::Upper, Op::Trans, Diag::NonUnit);
+        if (factors == Factors::Lu) apply(Uplo::Upper, Op::NoTrans, Diag::NonUnit), apply(Uplo::Lower, Op::NoTrans, Diag::Unit);
+    }
+    const double eps = std::numeric_limits<T>::epsilon();
+    const double denominator = double(norm('1', A)) * double(norm('1', x)) * std::max<int64_t>(1, n) * eps;
+    const double error = double(norm('1', minus(ax, fx)));
+    return denominator > 0 ? error / denominator : error;
+}
+
+// gemm's check with one random vector, O(n^2): ||C x - (alpha A (B x) + beta C0 x)||_inf /
+// ((|alpha| ||A||_inf ||B||_inf + |beta| ||C0||_inf) ||x||_inf K eps), C = alpha A B + beta C0.
+template <typename T>
+double gemm_residual_by_vector(const Array<T>& A, const Array<T>& B, const Array<T>& C0, const Array<T>& C, T alpha,
+                               T beta, Random rng) {
+    const int m = int(C.m), n = int(C.n), k = int(A.n);
+    Array<T> x(n, 1), bx(k, 1), expected(m, 1), cx(m, 1);
+    for (int64_t i = 0; i < n; ++i) x(i, 0) = T(rng.uniform());
+    if (m > 0 && n > 0) {
+        if (k > 0)
+            blas::gemm(Op::NoTrans, Op::NoTrans, k, 1, n, T(1), B.data(), B.ld(), x.data(), x.ld(), T(0), bx.data(), bx.ld());
+        blas::gemm(Op::NoTrans, Op::NoTrans, m, 1, n, beta, C0.data(), C0.ld(), x.data(), x.ld(), T(0),
+                   expected.data(), expected.ld());
+        if (k > 0)
+            blas::gemm(Op::NoTrans, Op::NoTrans, m, 1, k, alpha, A.data(), A.ld(), bx.data(), bx.ld(), T(1),
+                       expected.data(), expected.ld());
+        blas::gemm(Op::NoTrans, Op::NoTrans, m, 1, n, T(1), C.data(), C.ld(), x.data(), x.ld(), T(0), cx.data(), cx.ld());
+    }
+    const double eps = std::numeric_limits<T>::epsilon();
+    const double scale = (std::abs(double(alpha)) * double(norm('I', A)) * double(norm('I', B)) +
+                          std::abs(double(beta)) * double(norm('I', C0))) *
+                         double(norm('I', x)) * double(std::max(1, k)) * eps;
+    const double error = double(norm('I', minus(cx, expected)));
+    return scale > 0 ? error / scale : error;
+}
+
 // ||C - Cref||_max / ((|alpha| max(||A||, ||B||) + |beta| ||C0||) K eps), norms max-norms
 template <typename T>
 double gemm_residual(double error, T alpha, double a_norm, double b_norm, T beta, double c0_norm, int64_t k) {

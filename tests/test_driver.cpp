@@ -131,6 +131,54 @@ TEST(Driver, ScalesAndSplitPolicyColumns) {
     EXPECT_EQ(row[24], "SUCCESS");
 }
 
+// The O(n^2) check of the large factorizations: it passes the factors LAPACK computes, as
+// the full check does, and fails factors with one wrong element, in each triangle.
+TEST(DriverChecks, VectorResidualPassesRightFactorsAndFailsWrongOnes) {
+    using grain::testing::Factors;
+    grain::testing::Random rng(5);
+    const int64_t n = 150;
+    const auto A_spd = grain::testing::random_array<double>(n, n, grain::testing::Kind::Spd, rng);
+    const auto A_lu = grain::testing::random_array<double>(n, n, grain::testing::Kind::DiagonallyDominant, rng);
+    for (Factors factors : {Factors::CholeskyLower, Factors::CholeskyUpper, Factors::Lu}) {
+        SCOPED_TRACE(int(factors));
+        const auto& A = factors == Factors::Lu ? A_lu : A_spd;
+        auto F = A;
+        std::vector<lapack_int> ipiv(static_cast<size_t>(n));
+        if (factors == Factors::Lu) {
+            ASSERT_EQ(grain::blas::getrf(int(n), int(n), F.data(), F.ld(), ipiv.data()), 0);
+            for (int64_t i = 0; i < n; ++i) ASSERT_EQ(ipiv[size_t(i)], i + 1);  // no row swapped
+        } else {
+            ASSERT_EQ(grain::blas::potrf(factors == Factors::CholeskyLower ? grain::Uplo::Lower : grain::Uplo::Upper,
+                                         int(n), F.data(), F.ld()),
+                      0);
+        }
+        EXPECT_LT(grain::testing::factor_residual_by_vector(A, F, factors, grain::testing::Random(1)), 60);
+        for (auto [i, j] : {std::pair<int64_t, int64_t>{120, 30}, {30, 120}, {77, 77}}) {
+            const bool used = factors == Factors::Lu || (factors == Factors::CholeskyLower ? i >= j : i <= j);
+            if (!used) continue;
+            auto wrong = F;
+            wrong(i, j) += 1e-6 * std::abs(F(j, j));
+            EXPECT_GT(grain::testing::factor_residual_by_vector(A, wrong, factors, grain::testing::Random(1)), 1000)
+                << "element " << i << "," << j;
+        }
+    }
+}
+
+// The same for gemm: C = alpha A B + beta C0 by BLAS passes, one wrong element fails.
+TEST(DriverChecks, GemmVectorResidualPassesRightProductsAndFailsWrongOnes) {
+    grain::testing::Random rng(6);
+    using grain::testing::Kind;
+    const auto A = grain::testing::random_array<double>(90, 70, Kind::General, rng);
+    const auto B = grain::testing::random_array<double>(70, 110, Kind::General, rng);
+    const auto C0 = grain::testing::random_array<double>(90, 110, Kind::General, rng);
+    auto C = C0;
+    grain::blas::gemm(grain::Op::NoTrans, grain::Op::NoTrans, 90, 110, 70, 1.5, A.data(), A.ld(), B.data(), B.ld(),
+                      -0.5, C.data(), C.ld());
+    EXPECT_LT(grain::testing::gemm_residual_by_vector(A, B, C0, C, 1.5, -0.5, grain::testing::Random(1)), 10);
+    C(45, 100) += 1e-6;
+    EXPECT_GT(grain::testing::gemm_residual_by_vector(A, B, C0, C, 1.5, -0.5, grain::testing::Random(1)), 1000);
+}
+
 // --trace: one line per kernel that ran (the tasks_l columns count them), each with its
 // times in order and its worker; the LP's solves on the same clock.
 TEST(Driver, TraceHasALinePerKernelThatRan) {

@@ -73,6 +73,14 @@ void run_grain(const Run& r, Result& res, F&& call, const grain::Matrix<T>& tile
     tiles.to_lapack(out.data(), out.ld());
 }
 
+// From this order on, --check measures a factorization's or gemm's residual with one random vector
+// (O(n^2): seconds) instead of the whole product of its factors (O(n^3): minutes at
+// n = 49152, and one more n x n array).
+constexpr int64_t vector_check_from = 32768;
+
+// The check's own generator: the run's stays as it would be without --check.
+Random check_rng(const Run& r) { return Random(r.options.seed + 1); }
+
 template <typename T>
 Result run_gemm(const Run& r) {
     const Case& c = r.c;
@@ -89,8 +97,11 @@ Result run_gemm(const Run& r) {
         res.vendor_time = gpu::gemm(c.m, c.n, c.k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C0.data(),
                                     C0.ld(), r.runtime.gpu_memory());
 #endif
-    // The CPU product is the check's reference and, on CPU runs, the vendor's time.
-    if (r.options.check || (r.options.vendor && !r.gpu_vendor())) {
+    // The CPU product is the check's reference (but at large sizes, where one random
+    // vector checks it) and, on CPU runs, the vendor's time.
+    const bool large = std::max({c.m, c.n, c.k}) >= vector_check_from;
+    if (r.options.check && large) res.residual = gemm_residual_by_vector(A, B, C0, C, alpha, beta, check_rng(r));
+    if ((r.options.check && !large) || (r.options.vendor && !r.gpu_vendor())) {
         Array<T> ref = C0;
         const BlasThreads blas_threads(r.threads);
         const double t = timed([&] {
@@ -98,7 +109,7 @@ Result run_gemm(const Run& r) {
                        B.ld(), beta, ref.data(), ref.ld());
         });
         if (!r.gpu_vendor()) res.vendor_time = t;
-        res.residual = gemm_residual(double(norm('M', minus(C, ref))), alpha, norm('M', A), norm('M', B), beta,
+        if (!large) res.residual = gemm_residual(double(norm('M', minus(C, ref))), alpha, norm('M', A), norm('M', B), beta,
                                      norm('M', C0), c.k);
     }
     return res;
@@ -225,7 +236,13 @@ Result run_cholesky(const Run& r) {
             if (f.solve) blas::potrs(uplo, int(c.n), int(c.nrhs), vA.data(), vA.ld(), vB.data(), vB.ld());
         });
     }
-    if (r.options.check) res.residual = f.solve ? f.solve_residual() : factor_residual(f.A, cholesky_product(uplo, f.F));
+    if (r.options.check && f.solve) res.residual = f.solve_residual();
+    if (r.options.check && !f.solve)
+        res.residual = c.n >= vector_check_from
+                           ? factor_residual_by_vector(f.A, f.F, uplo == Uplo::Lower ? Factors::CholeskyLower
+                                                                                     : Factors::CholeskyUpper,
+                                                       check_rng(r))
+                           : factor_residual(f.A, cholesky_product(uplo, f.F));
     return res;
 }
 
@@ -256,7 +273,10 @@ Result run_lu(const Run& r) {
             if (solve) blas::getrs(int(c.n), int(c.nrhs), vA.data(), vA.ld(), ipiv.data(), vB.data(), vB.ld());
         });
     }
-    if (r.options.check) res.residual = solve ? f.solve_residual() : factor_residual(f.A, lu_product(f.F));
+    if (r.options.check && solve) res.residual = f.solve_residual();
+    if (r.options.check && !solve)
+        res.residual = m == c.n && c.n >= vector_check_from ? factor_residual_by_vector(f.A, f.F, Factors::Lu, check_rng(r))
+                                                           : factor_residual(f.A, lu_product(f.F));
     return res;
 }
 
@@ -343,7 +363,8 @@ uint64_t host_bytes(const Options& options, const Case& c) {
     const int64_t m = c.m, n = c.n, k = c.k;
     if (op == "gemm") {  // A, B, C0 and their tiles, C; the reference and C - reference
         const uint64_t operands = add(add(array(m, k), array(k, n)), array(m, n));
-        return add(add(times(operands, 2), array(m, n)), check || vendor ? times(array(m, n), 2) : 0);
+        const bool large = std::max({m, n, k}) >= vector_check_from;
+        return add(add(times(operands, 2), array(m, n)), (check && !large) || vendor ? times(array(m, n), 2) : 0);
     }
     if (op == "trsm") {  // A, B and their tiles, X; the vendor's B, then the residual's
         const uint64_t operands = add(array(m, m), array(m, n));
@@ -364,7 +385,9 @@ uint64_t host_bytes(const Options& options, const Case& c) {
     const uint64_t pivots = lu ? times(uint64_t(mn) + 1, sizeof(lapack_int)) : 0;
     const uint64_t vendor_copies = vendor ? add(add(a, b), pivots) : 0;
     // The residual's B copy; the product of the factors (L and U apart where not square).
-    const uint64_t product = lu && m != n ? add(add(array(m, mn), array(mn, n)), array(m, n)) : a;
+    const uint64_t product = m == n && n >= vector_check_from ? times(uint64_t(n), 3 * element)  // vectors
+                             : lu && m != n ? add(add(array(m, mn), array(mn, n)), array(m, n))
+                                            : a;
     const uint64_t check_copies = check ? (solve ? b : product) : 0;
     return add(times(add(a, b), 3), std::max(vendor_copies, check_copies));
 }
