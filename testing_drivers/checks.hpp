@@ -4,6 +4,7 @@
 #include <grain/grain.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -38,14 +39,32 @@ size_t array_elements(int64_t rows, int64_t cols) {
 // matrices (n = 98304 on a small machine).
 constexpr bool holds_elements = !grain::detail::simulated;
 
+// Simulated: an address range of `bytes` that no other array has and nothing reads, so
+// that grain can view an array in place and tell arrays apart (its overlap checks).
+inline uintptr_t simulated_range(size_t bytes) {
+    static std::atomic<uintptr_t> next{uintptr_t(1) << 44};
+    return next.fetch_add((bytes / 4096 + 2) * 4096);
+}
+
 template <typename T>
 struct Array {  // a column-major m x n array
     int64_t m = 0, n = 0;
     std::vector<T> a;
+    uintptr_t simulated = 0;  // simulated builds: where the array "is"
     Array() = default;
-    Array(int64_t rows, int64_t cols) : m(rows), n(cols), a(holds_elements ? array_elements<T>(rows, cols) : 0) {}
-    T* data() { return a.data(); }
-    const T* data() const { return a.data(); }
+    Array(int64_t rows, int64_t cols)
+        : m(rows), n(cols), a(holds_elements ? array_elements<T>(rows, cols) : 0),
+          simulated(holds_elements ? 0 : simulated_range(array_elements<T>(rows, cols) * sizeof(T))) {}
+    // A copy is another array: simulated, another range.
+    Array(const Array& x) : m(x.m), n(x.n), a(x.a), simulated(holds_elements ? 0 : Array(x.m, x.n).simulated) {}
+    Array& operator=(const Array& x) {
+        if (this != &x) *this = Array(x);
+        return *this;
+    }
+    Array(Array&&) noexcept = default;
+    Array& operator=(Array&&) noexcept = default;
+    T* data() { return holds_elements ? a.data() : reinterpret_cast<T*>(simulated); }
+    const T* data() const { return const_cast<Array*>(this)->data(); }
     int ld() const { return int(std::max<int64_t>(1, m)); }
     T& operator()(int64_t i, int64_t j) { return a[size_t(i + j * m)]; }
     T operator()(int64_t i, int64_t j) const { return a[size_t(i + j * m)]; }

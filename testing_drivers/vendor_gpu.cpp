@@ -94,6 +94,14 @@ void upload(T* device, const T* host, int64_t m, int64_t n, int64_t ld) {
           "cudaMemcpy2D");
 }
 
+// Copies a packed device array (ld = m) back into an m x n column-major host array.
+template <typename T>
+void download(T* host, const T* device, int64_t m, int64_t n, int64_t ld) {
+    check(cudaMemcpy2D(host, bytes_of<T>(ld, 1), device, bytes_of<T>(m, 1), bytes_of<T>(m, 1), size_t(n),
+                       cudaMemcpyDeviceToHost),
+          "cudaMemcpy2D");
+}
+
 // Pins a column-major host array for the baseline's lifetime, outside its timing, as
 // grain pins the arrays it registers: both then upload at the bus's pinned speed.
 class PinnedHost {
@@ -139,9 +147,10 @@ struct Solver {
     }
 };
 
-// potrf and getrf_nopiv: upload, ask for workspaces, factor.
+// potrf and getrf_nopiv: upload, ask for workspaces, factor, download.
 template <typename T, typename Size, typename Factor>
-double factorization(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memory_mib, Size size, Factor factor) {
+double factorization(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib,
+                     Size size, Factor factor) {
     DeviceMemory memory(memory_mib);
     const size_t bytes = bytes_of<T>(m, n);
     if (!memory.fits(bytes)) return not_run;
@@ -153,10 +162,11 @@ double factorization(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memo
     void* work = memory.get(device_work);
     std::vector<char> host(host_work);
     int* info = static_cast<int*>(memory.get(sizeof(int)));
-    const PinnedHost pinned(a, m, n, lda);
+    const PinnedHost pinned(a, m, n, lda), pinned_result(result, m, n, ldr);
     return timed([&] {
         upload(d, a, m, n, lda);
         check(factor(solver, d, work, device_work, host.data(), host_work, info), "cusolver factorization");
+        download(result, d, m, n, ldr);
     });
 }
 
@@ -164,7 +174,7 @@ double factorization(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memo
 
 template <typename T>
 double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
-            const T* c, int64_t ldc, int64_t memory_mib) {
+            const T* c, int64_t ldc, T* result, int64_t ldr, int64_t memory_mib) {
     DeviceMemory memory(memory_mib);
     const size_t bytes = plus(plus(bytes_of<T>(m, k), bytes_of<T>(k, n)), bytes_of<T>(m, n));
     if (!memory.fits(bytes)) return not_run;
@@ -174,20 +184,22 @@ double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, c
     cublasHandle_t handle = nullptr;
     check(cublasCreate(&handle), "cublasCreate");
     std::unique_ptr<cublasContext, decltype(&cublasDestroy)> owner(handle, cublasDestroy);
-    const PinnedHost pinned_a(a, m, k, lda), pinned_b(b, k, n, ldb), pinned_c(c, m, n, ldc);
+    const PinnedHost pinned_a(a, m, k, lda), pinned_b(b, k, n, ldb), pinned_c(c, m, n, ldc),
+        pinned_result(result, m, n, ldr);
     return timed([&] {
         upload(da, a, m, k, lda);
         upload(db, b, k, n, ldb);
         upload(dc, c, m, n, ldc);
         check(cublas_gemm(handle, m, n, k, &alpha, da, db, &beta, dc), "cublas gemm");
+        download(result, dc, m, n, ldr);
     });
 }
 
 template <typename T>
-double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, int64_t memory_mib) {
+double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
     const cublasFillMode_t fill = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     return factorization<T>(
-        n, n, a, lda, memory_mib,
+        n, n, a, lda, result, ldr, memory_mib,
         [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
             return cusolverDnXpotrf_bufferSize(s.handle, s.params, fill, n, data_type<T>(), d, n, data_type<T>(),
                                                device_work, host_work);
@@ -199,9 +211,9 @@ double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, int64_t memory_mib) 
 }
 
 template <typename T>
-double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memory_mib) {
+double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
     return factorization<T>(
-        m, n, a, lda, memory_mib,
+        m, n, a, lda, result, ldr, memory_mib,
         [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
             return cusolverDnXgetrf_bufferSize(s.handle, s.params, m, n, data_type<T>(), d, m, data_type<T>(),
                                                device_work, host_work);
@@ -215,9 +227,9 @@ double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memory
 
 #define GRAIN_INSTANTIATE(T)                                                                                    \
     template double gemm<T>(int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, const T*, \
-                            int64_t, int64_t);                                                                  \
-    template double potrf<T>(Uplo, int64_t, const T*, int64_t, int64_t);                                        \
-    template double getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, int64_t);
+                            int64_t, T*, int64_t, int64_t);                                                     \
+    template double potrf<T>(Uplo, int64_t, const T*, int64_t, T*, int64_t, int64_t);                           \
+    template double getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
 GRAIN_INSTANTIATE(float)
 GRAIN_INSTANTIATE(double)
 #undef GRAIN_INSTANTIATE

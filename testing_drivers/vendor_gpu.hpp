@@ -1,8 +1,10 @@
 #pragma once
 // The GPU vendor baselines of grain_testing --vendor on GPU runs: cuBLAS gemm and
 // cuSOLVER potrf / getrf without pivoting, alone on GPU 0, in the driver's process.
-// Each time covers copying the operands to the GPU and the call (grain's time covers
-// loading its tiles too, and neither writes the result back). NaN when the operands do
+// Each time covers what a caller with host arrays waits for, as grain's does: copying
+// the operands to the GPU, the call, and copying the result back into `result` (ld
+// `ldr`; the operands are left as they are). Host arrays are pinned first, untimed, as
+// grain's copies of them were when grain kept tiles of its own. NaN when the operands do
 // not fit in `memory_mib` (when > 0) or in the GPU's free memory: cuSOLVER cannot run
 // what does not fit, where grain can.
 #include <cstdint>
@@ -13,10 +15,10 @@ namespace grain::testing::gpu {
 
 template <typename T>
 double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
-            const T* c, int64_t ldc, int64_t memory_mib);
+            const T* c, int64_t ldc, T* result, int64_t ldr, int64_t memory_mib);
 template <typename T>
-double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, int64_t memory_mib);
+double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
 template <typename T>
-double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, int64_t memory_mib);
+double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
 
 }  // namespace grain::testing::gpu

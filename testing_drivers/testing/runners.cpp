@@ -64,13 +64,21 @@ double timed_grain(const Run& r, Result& res, F&& f) {
     return t;
 }
 
-// grain's part of gemm, trsm and syrk: the call, timed, then its output tiles copied
-// back to out (untimed), with the workers running.
-template <typename T, typename F>
-void run_grain(const Run& r, Result& res, F&& call, const grain::Matrix<T>& tiles, Array<T>& out) {
+// grain on a host array, in place, as a user calls it: the routine's first tasks register
+// its tiles (and pin it, with GPUs), and the view's end brings every tile home (and
+// unpins it). Made inside the timed call, so that grain's time ends with the result back
+// in host memory, and each run starts with no copy on a GPU. Inputs are only read.
+template <typename T>
+grain::Matrix<T> in_place(const Array<T>& x, const std::vector<int>& scales) {
+    return grain::Matrix<T>(x.m, x.n, scales, const_cast<T*>(x.data()), x.ld());
+}
+
+// grain's part of a run: `call` (which makes its views with in_place), timed, with the
+// workers running.
+template <typename F>
+void run_grain(const Run& r, Result& res, F&& call) {
     const WorkersRunning running;
     res.time = timed_grain(r, res, call);
-    tiles.to_lapack(out.data(), out.ld());
 }
 
 // From this order on, --check measures a factorization's or gemm's residual with one random vector
@@ -89,14 +97,11 @@ Result run_gemm(const Run& r) {
     const Array<T> B = random_array<T>(c.k, c.n, Kind::General, r.rng);
     const Array<T> C0 = random_array<T>(c.m, c.n, Kind::General, r.rng);
     Result res;
-    grain::Matrix<T> tA = tiles_of(A, c.scales), tB = tiles_of(B, c.scales), tC = tiles_of(C0, c.scales);
-    Array<T> C(c.m, c.n);
-    run_grain(r, res, [&] { res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, tA, tB, beta, tC); }, tC, C);
-#ifdef GRAIN_USE_CUDA
-    if (r.gpu_vendor())
-        res.vendor_time = gpu::gemm(c.m, c.n, c.k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C0.data(),
-                                    C0.ld(), r.runtime.gpu_memory());
-#endif
+    Array<T> C = C0;  // grain's output, in place
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tC = in_place(C, c.scales);
+        res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, in_place(A, c.scales), in_place(B, c.scales), beta, tC);
+    });
     // The CPU product is the check's reference (but at large sizes, where one random
     // vector checks it) and, on CPU runs, the vendor's time.
     const bool large = std::max({c.m, c.n, c.k}) >= vector_check_from;
@@ -112,6 +117,12 @@ Result run_gemm(const Run& r) {
         if (!large) res.residual = gemm_residual(double(norm('M', minus(C, ref))), alpha, norm('M', A), norm('M', B), beta,
                                      norm('M', C0), c.k);
     }
+#ifdef GRAIN_USE_CUDA
+    // After the check: cuBLAS's product comes back into grain's, no longer needed.
+    if (r.gpu_vendor())
+        res.vendor_time = gpu::gemm(c.m, c.n, c.k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C0.data(),
+                                    C0.ld(), C.data(), C.ld(), r.runtime.gpu_memory());
+#endif
     return res;
 }
 
@@ -122,10 +133,11 @@ Result run_trsm(const Run& r) {
     const Array<T> A = random_array<T>(c.m, c.m, Kind::LowerTriangular, r.rng);
     const Array<T> B = random_array<T>(c.m, c.n, Kind::General, r.rng);
     Result res;
-    grain::Matrix<T> tA = tiles_of(A, c.scales), tB = tiles_of(B, c.scales);
-    Array<T> X(c.m, c.n);
-    run_grain(r, res, [&] { res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, tA, tB); },
-              tB, X);
+    Array<T> X = B;  // grain's output, in place
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tX = in_place(X, c.scales);
+        res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, in_place(A, c.scales), tX);
+    });
     const BlasThreads blas_threads(r.threads);
     if (r.options.vendor) {
         Array<T> ref = B;
@@ -160,9 +172,11 @@ Result run_syrk(const Run& r) {
     const Array<T> A = random_array<T>(c.n, c.k, Kind::General, r.rng);
     const Array<T> C0 = random_array<T>(c.n, c.n, Kind::General, r.rng);
     Result res;
-    grain::Matrix<T> tA = tiles_of(A, c.scales), tC = tiles_of(C0, c.scales);
-    Array<T> C(c.n, c.n);
-    run_grain(r, res, [&] { res.info = grain::syrk(uplo, Op::NoTrans, alpha, tA, beta, tC); }, tC, C);
+    Array<T> C = C0;  // grain's output, in place
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tC = in_place(C, c.scales);
+        res.info = grain::syrk(uplo, Op::NoTrans, alpha, in_place(A, c.scales), beta, tC);
+    });
     if (r.options.vendor || r.options.check) {
         Array<T> ref = C0;
         const BlasThreads blas_threads(r.threads);
@@ -176,28 +190,20 @@ Result run_syrk(const Run& r) {
 }
 
 // What the factorizations and their solves share: an m x n matrix A to factor and, for
-// a solve, n x nrhs right-hand sides B (in this order from the generator); grain's
-// factors F and solution X once copied back.
+// a solve, n x nrhs right-hand sides B (in this order from the generator), kept for the
+// check; and their copies F and X, in which grain computes the factors and the solution.
 template <typename T>
 struct Factorization {
     bool solve;
     Array<T> A, B;
-    grain::Matrix<T> tA, tB;
     Array<T> F, X;
 
     Factorization(const Run& r, int64_t m, Kind kind, bool solves)
         : solve(solves),
           A(random_array<T>(m, r.c.n, kind, r.rng)),
-          B(solves ? random_array<T>(r.c.n, r.c.nrhs, Kind::General, r.rng) : Array<T>()),
-          tA(tiles_of(A, r.c.scales)),
-          tB(tiles_of(B, r.c.scales)),
-          F(m, r.c.n),
-          X(r.c.n, solves ? r.c.nrhs : 0) {}
-
-    void copy_back() {  // with the workers running
-        tA.to_lapack(F.data(), F.ld());
-        if (solve) tB.to_lapack(X.data(), X.ld());
-    }
+          B(solves ? random_array<T>(r.c.n, r.c.nrhs, Kind::General, r.rng) : Array<T>(r.c.n, 0)),
+          F(A),
+          X(B) {}
 
     double solve_residual() const {
         return grain::testing::solve_residual(Side::Left, Op::NoTrans, A, X, T(1), B);
@@ -212,23 +218,20 @@ Result run_cholesky(const Run& r) {
     const Uplo uplo = r.options.uplo;
     Factorization<T> f(r, c.n, Kind::Spd, op != "potrf");
     Result res;
-    {
+    if (op == "potrs") {  // potrs times the solve alone
         const WorkersRunning running;
-        if (op == "potrs") res.info = grain::potrf(uplo, f.tA);  // potrs times the solve alone
-        res.time = timed_grain(r, res, [&] {
-            if (op == "potrf") res.info = grain::potrf(uplo, f.tA);
-            if (op == "potrs") res.info = std::max(res.info, grain::potrs(uplo, f.tA, f.tB));
-            if (op == "posv") res.info = grain::posv(uplo, f.tA, f.tB);
-        });
-        f.copy_back();
+        grain::Matrix<T> tF = in_place(f.F, c.scales);
+        res.info = grain::potrf(uplo, tF);
     }
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tF = in_place(f.F, c.scales), tX = in_place(f.X, c.scales);
+        if (op == "potrf") res.info = grain::potrf(uplo, tF);
+        if (op == "potrs") res.info = std::max(res.info, grain::potrs(uplo, tF, tX));
+        if (op == "posv") res.info = grain::posv(uplo, tF, tX);
+    });
     const BlasThreads blas_threads(r.threads);
-#ifdef GRAIN_USE_CUDA
-    if (op == "potrf" && r.gpu_vendor()) {
-        res.vendor_time = gpu::potrf(uplo, c.n, f.A.data(), f.A.ld(), r.runtime.gpu_memory());
-    } else
-#endif
-    if (r.options.vendor) {
+    const bool gpu_baseline = op == "potrf" && r.gpu_vendor();  // cuSOLVER's, else LAPACKE's
+    if (r.options.vendor && !gpu_baseline) {
         Array<T> vA = f.A, vB = f.B;
         if (op == "potrs") blas::potrf(uplo, int(c.n), vA.data(), vA.ld());
         res.vendor_time = timed([&] {
@@ -243,6 +246,10 @@ Result run_cholesky(const Run& r) {
                                                                                      : Factors::CholeskyUpper,
                                                        check_rng(r))
                            : factor_residual(f.A, cholesky_product(uplo, f.F));
+#ifdef GRAIN_USE_CUDA
+    // After the check: cuSOLVER's factor comes back into grain's, no longer needed.
+    if (gpu_baseline) res.vendor_time = gpu::potrf(uplo, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory());
+#endif
     return res;
 }
 
@@ -254,18 +261,13 @@ Result run_lu(const Run& r) {
     const int64_t m = c.m;  // n for gesv_nopiv
     Factorization<T> f(r, m, Kind::DiagonallyDominant, solve);
     Result res;
-    {
-        const WorkersRunning running;
-        res.time = timed_grain(r, res, [&] { res.info = solve ? grain::gesv_nopiv(f.tA, f.tB) : grain::getrf_nopiv(f.tA); });
-        f.copy_back();
-    }
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tF = in_place(f.F, c.scales), tX = in_place(f.X, c.scales);
+        res.info = solve ? grain::gesv_nopiv(tF, tX) : grain::getrf_nopiv(tF);
+    });
     const BlasThreads blas_threads(r.threads);
-#ifdef GRAIN_USE_CUDA
-    if (!solve && r.gpu_vendor()) {
-        res.vendor_time = gpu::getrf_nopiv(m, c.n, f.A.data(), f.A.ld(), r.runtime.gpu_memory());
-    } else
-#endif
-    if (r.options.vendor) {  // LAPACK's LU pivots: the nearest vendor routine
+    const bool gpu_baseline = !solve && r.gpu_vendor();  // cuSOLVER's, else LAPACKE's
+    if (r.options.vendor && !gpu_baseline) {  // LAPACK's LU pivots: the nearest vendor routine
         Array<T> vA = f.A, vB = f.B;
         std::vector<lapack_int> ipiv(size_t(std::min(m, c.n)) + 1);
         res.vendor_time = timed([&] {
@@ -277,6 +279,11 @@ Result run_lu(const Run& r) {
     if (r.options.check && !solve)
         res.residual = m == c.n && c.n >= vector_check_from ? factor_residual_by_vector(f.A, f.F, Factors::Lu, check_rng(r))
                                                            : factor_residual(f.A, lu_product(f.F));
+#ifdef GRAIN_USE_CUDA
+    // After the check: cuSOLVER's factors come back into grain's, no longer needed.
+    if (gpu_baseline)
+        res.vendor_time = gpu::getrf_nopiv(m, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory());
+#endif
     return res;
 }
 
@@ -361,21 +368,22 @@ uint64_t host_bytes(const Options& options, const Case& c) {
     const std::string& op = options.op;
     const bool check = options.check, vendor = options.vendor;
     const int64_t m = c.m, n = c.n, k = c.k;
-    if (op == "gemm") {  // A, B, C0 and their tiles, C; the reference and C - reference
+    // grain works in place in a copy of the output (in_place): no tiles of its own.
+    if (op == "gemm") {  // A, B, C0, C; the reference and C - reference
         const uint64_t operands = add(add(array(m, k), array(k, n)), array(m, n));
         const bool large = std::max({m, n, k}) >= vector_check_from;
-        return add(add(times(operands, 2), array(m, n)), (check && !large) || vendor ? times(array(m, n), 2) : 0);
+        return add(add(operands, array(m, n)), (check && !large) || vendor ? times(array(m, n), 2) : 0);
     }
-    if (op == "trsm") {  // A, B and their tiles, X; the vendor's B, then the residual's
+    if (op == "trsm") {  // A, B, X; the vendor's B, then the residual's
         const uint64_t operands = add(array(m, m), array(m, n));
-        return add(add(times(operands, 2), array(m, n)), check || vendor ? array(m, n) : 0);
+        return add(add(operands, array(m, n)), check || vendor ? array(m, n) : 0);
     }
-    if (op == "syrk") {  // A, C0 and their tiles, C; the reference
+    if (op == "syrk") {  // A, C0, C; the reference
         const uint64_t operands = add(array(n, k), array(n, n));
-        return add(add(times(operands, 2), array(n, n)), check || vendor ? array(n, n) : 0);
+        return add(add(operands, array(n, n)), check || vendor ? array(n, n) : 0);
     }
-    // The factorizations: A (m x n, m = n but for getrf_nopiv) and the solves' B, their tiles,
-    // the factors F and the solution X (Factorization); then the vendor's copies, freed
+    // The factorizations: A (m x n, m = n but for getrf_nopiv) and the solves' B, and their
+    // copies F and X that grain works in (Factorization); then the vendor's copies, freed
     // before the check's.
     const bool solve = c.nrhs > 0, lu = op == "getrf_nopiv" || op == "gesv_nopiv";
     if (!lu && op != "potrf" && op != "potrs" && op != "posv")
@@ -389,7 +397,7 @@ uint64_t host_bytes(const Options& options, const Case& c) {
                              : lu && m != n ? add(add(array(m, mn), array(mn, n)), array(m, n))
                                             : a;
     const uint64_t check_copies = check ? (solve ? b : product) : 0;
-    return add(times(add(a, b), 3), std::max(vendor_copies, check_copies));
+    return add(times(add(a, b), 2), std::max(vendor_copies, check_copies));
 }
 
 }  // namespace grain::testing::driver

@@ -60,8 +60,8 @@ std::vector<Case> cases_of(const Options& options);
 // The options options.op does not read ("-m", "-k", "--nrhs") that were given.
 std::vector<std::string> ignored_options(const Options& options);
 
-// The bytes of host memory a run of c allocates at its peak: its operands, grain's tiled
-// copies of them, the results copied back, and the copies --check and --vendor make (those
+// The bytes of host memory a run of c allocates at its peak: its operands, the copies
+// grain works in (in place, as a user's arrays), and the copies --check and --vendor make (those
 // of the CPU baselines: the GPU ones copy from the operands). Each runner below allocates
 // what this counts. UINT64_MAX where 64 bits cannot hold them.
 uint64_t host_bytes(const Options& options, const Case& c);
