@@ -56,7 +56,9 @@ struct Array {  // a column-major m x n array
         : m(rows), n(cols), a(holds_elements ? array_elements<T>(rows, cols) : 0),
           simulated(holds_elements ? 0 : simulated_range(array_elements<T>(rows, cols) * sizeof(T))) {}
     // A copy is another array: simulated, another range.
-    Array(const Array& x) : m(x.m), n(x.n), a(x.a), simulated(holds_elements ? 0 : Array(x.m, x.n).simulated) {}
+    Array(const Array& x)
+        : m(x.m), n(x.n), a(x.a),
+          simulated(holds_elements ? 0 : simulated_range(array_elements<T>(x.m, x.n) * sizeof(T))) {}
     Array& operator=(const Array& x) {
         if (this != &x) *this = Array(x);
         return *this;

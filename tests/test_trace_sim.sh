@@ -12,6 +12,11 @@ set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d)
+# The kernels a run's row says ran: the sum of its tasks_l columns.
+kernels_of() {
+  awk -v h="$1" -v r="$2" 'BEGIN { n = split(h, names, ";"); split(r, v, ";")
+    for (i = 1; i <= n; i++) if (names[i] ~ /^tasks_l/) s += v[i]; print s }'
+}
 trap 'rm -rf "$dir"' EXIT
 out=$(bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus 4 -o potrf -n 4096 -b 512 --sched eager \
   --trace "$dir/trace.csv" -v 2>&1)
@@ -28,8 +33,7 @@ awk -v t="$traced_from" -v b="$bus_from" 'BEGIN { exit !(t > 0 && t <= b) }' ||
 [ "$bus_to" != "0.0" ] || { echo "FAILED: nothing went to the GPU"; exit 1; }
 header=$(echo "$out" | grep -m1 '^op;')
 row=$(echo "$out" | grep -m1 '^potrf;')
-kernels=$(awk -F';' -v h="$header" -v r="$row" 'BEGIN { n = split(h, names, ";"); split(r, v, ";")
-  for (i = 1; i <= n; i++) if (names[i] ~ /^tasks_l/) s += v[i]; print s }')
+kernels=$(kernels_of "$header" "$row")
 lines=$(grep -c '^task;' "$dir/trace.csv")
 gpu_lines=$(grep -c '^task;[0-9]*;[0-9]*;gpu;' "$dir/trace.csv" || true)
 echo "kernels: $kernels, trace lines: $lines ($gpu_lines on the GPU)"
@@ -41,8 +45,7 @@ out=$(bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 2 --cpus 4 -o 
   --trace "$dir/two.csv" 2>&1)
 header=$(echo "$out" | grep -m1 '^op;')
 row=$(echo "$out" | grep -m1 '^gemm;') || { echo "$out" | tail -20; echo "FAILED: no gemm row on 2 GPUs"; exit 1; }
-kernels=$(awk -F';' -v h="$header" -v r="$row" 'BEGIN { n = split(h, names, ";"); split(r, v, ";")
-  for (i = 1; i <= n; i++) if (names[i] ~ /^tasks_l/) s += v[i]; print s }')
+kernels=$(kernels_of "$header" "$row")
 read -r lines gpus < <(awk -F';' '$1 == "task" { n++; if ($4 == "gpu" && !($3 in g)) { g[$3] = 1; k++ } } END { print n, k + 0 }' "$dir/two.csv")
 echo "2 GPUs: kernels $kernels, trace lines $lines, GPUs that ran some: $gpus"
 [ "$lines" -eq "$kernels" ] || { echo "FAILED: $lines trace lines for $kernels kernels on 2 GPUs"; exit 1; }
