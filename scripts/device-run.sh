@@ -55,7 +55,7 @@ else
   export MODEL_HOST=${MODEL_HOST:-$default_host}
   scales=${SCALES:-4096,2048,1024,512,256}
   sizes=${SIZES:-16384,32768}
-  limits=${LIMITS:-"machine=20 calibrate=200 table=200 larger=60"}
+  limits=${LIMITS:-"machine=20 calibrate=180 table=200 larger=60"}
   larger_n=24576
 fi
 export STARPU_HOSTNAME=$MODEL_HOST STARPU_SILENT=1
@@ -80,8 +80,12 @@ for phase in $phases; do
       fi
       # Random splits on the whole ladder reach every level; each operation calibrates the
       # kernels it uses (potrf: potrf, trsm, syrk, gemm; getrf_nopiv: getrf, trsm, gemm).
+      # The phase's limit covers the three operations together.
+      deadline=$((SECONDS + seconds))
       for op in gemm potrf getrf_nopiv; do
-        STARPU_CALIBRATE=1 timeout "$seconds" "$driver" -o $op -n "$((2 * top))" --scales "$scales" \
+        left=$((deadline - SECONDS))
+        [ "$left" -gt 5 ] || { say "calibrate: no time left for $op"; break; }
+        STARPU_CALIBRATE=1 timeout "$left" "$driver" -o $op -n "$((2 * top))" --scales "$scales" \
           --split random:0.5 --niter 3 >> "$out/calibrate.csv" 2>> "$log" || say "calibrate $op stopped (rc $?)"
         # Saved after each operation: a cut run keeps what was measured.
         tar czf "$out/sampling.tar.gz" -C "$STARPU_HOME" .starpu/sampling
