@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# The GPU issue's work on a lent GPU machine, in one call of the device tool (9 minutes at
-# most, start-up included), each result written under $OUT as soon as it exists, so that
-# a run cut short still brings back what it did. In order, most needed first:
-#   1. machine: nvidia-smi, lscpu, the StarPU that runs;
-#   2. calibrate: grain's codelets on this GPU and its cores for every tile size from 4096
-#      down to 256 (random splits on that ladder reach every level), and the bus; then
-#      sampling.tar.gz, StarPU's .starpu/sampling, named for host $MODEL_HOST. Where sim/
-#      already holds that host's models (sim/models/$MODEL_HOST.tar.gz), they are
-#      installed instead and this phase only tops them up;
-#   3. table: grain against the vendor (cuBLAS dgemm, cuSOLVER dpotrf, dgetrf_nopiv) at the
-#      sizes of $SIZES, lp ladder, --vendor, medians over $NITER runs (bench-gpu.sh);
-#   4. larger: a potrf larger than the GPU memory limit (bench-gpu.sh).
-# Each phase runs under its own time limit ($LIMITS), so the later ones still get theirs.
-# Usage (from the repository root):
-#   bash scripts/device-run.sh [PHASE...]        PHASE: machine calibrate table larger
+# The GPU issue's work on a lent GPU machine, in calls of the device tool of at most 6
+# minutes each (start-up aside), each result written under $OUT as soon as it exists, so
+# that a run cut short still brings back what it did, and at most 8 files (the tool's
+# limit). In order, most needed first:
+#   1. machine: nvidia-smi, lscpu, OpenBLAS's core choice and one core's dgemm rate with
+#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run: machine.txt;
+#   2. calibrate: installs sim/models/$MODEL_HOST.tar.gz (the models kept from earlier
+#      loans) where it exists, then tops up grain's codelets on this GPU and its cores for
+#      every tile size from 4096 down to 256 (random splits on that ladder reach every
+#      level; the cores take tiles up to RuntimeOptions::cpu_tile_limit only) and the bus;
+#      saves sampling.tar.gz (StarPU's .starpu/sampling, named for host $MODEL_HOST)
+#      after each operation;
+#   3. trace: potrf on the lp ladder with --trace (trace.csv; draw it here with
+#      scripts/plot-trace.sh);
+#   4. table: grain against the vendor (cuBLAS dgemm, cuSOLVER dpotrf, dgetrf_nopiv) on the
+#      lp ladder, --vendor, $NITER runs each alternating grain and the vendor, sizes
+#      $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv;
+#   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB): larger.csv.
+# Each phase runs under its own time limit ($LIMITS), each table case under CASE_LIMIT, so
+# the later ones still get theirs. Two calls do a loan's work:
+#   bash scripts/device-run.sh                       machine calibrate trace table (16384)
+#   SIZES=32768,49152 bash scripts/device-run.sh table larger
 # with build-device/grain-gpu.tar.xz carried (scripts/pack-gpu-run.sh packs it). Rehearsal
 # without a GPU: REHEARSE=1 OUT=/tmp/out bash scripts/device-run.sh --build build, which
 # runs every phase on the CPU build at tiny sizes.
@@ -21,7 +28,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=
 if [ "${1:-}" = --build ]; then build=$(cd "$2" && pwd); shift 2; fi
-phases=${*:-machine calibrate table larger}
+phases=${*:-machine calibrate trace table}
 out=${OUT:?set OUT to the folder the results go to}
 mkdir -p "$out"
 log=$out/device-run.log
@@ -43,8 +50,9 @@ if [ -n "${REHEARSE:-}" ]; then
   export MODEL_HOST=${MODEL_HOST:-grain-rehearsal}
   scales=${SCALES:-256,128,64}
   sizes=${SIZES:-512,1024}
-  limits=${LIMITS:-"machine=20 calibrate=120 table=120 larger=60"}
-  larger_n=1024
+  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30"}
+  case_limit=${CASE_LIMIT:-20}
+  larger_n=1024 larger_mem=4 trace_n=1024 core_n=256
 else
   gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
   case $gpu_name in
@@ -54,50 +62,73 @@ else
   esac
   export MODEL_HOST=${MODEL_HOST:-$default_host}
   scales=${SCALES:-4096,2048,1024,512,256}
-  sizes=${SIZES:-16384,32768}
-  limits=${LIMITS:-"machine=20 calibrate=180 table=200 larger=60"}
-  larger_n=24576
+  sizes=${SIZES:-16384}
+  limits=${LIMITS:-"machine=30 calibrate=100 trace=40 table=150 larger=60"}
+  case_limit=${CASE_LIMIT:-60}
+  larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048
 fi
 export STARPU_HOSTNAME=$MODEL_HOST STARPU_SILENT=1
 export STARPU_HOME=${STARPU_HOME:-/tmp/grain-starpu-home}
 mkdir -p "$STARPU_HOME"
+models=$root/sim/models/$MODEL_HOST.tar.gz
+if [ -f "$models" ] && [ ! -d "$STARPU_HOME/.starpu/sampling/codelets" ]; then
+  tar xzf "$models" -C "$STARPU_HOME"
+  say "installed $models"
+fi
 limit() { for kv in $limits; do [ "${kv%%=*}" = "$1" ] && { echo "${kv#*=}"; return; }; done; echo 60; }
 top=${scales%%,*}
+save_models() { tar czf "$out/sampling.tar.gz" -C "$STARPU_HOME" .starpu/sampling; }
+# Runs the driver under `timeout` with what is left of the phase (at most $2 seconds).
+run_until() {
+  local deadline=$1 cap=$2 left; shift 2
+  left=$((deadline - SECONDS)); [ "$left" -lt "$cap" ] || left=$cap
+  [ "$left" -gt 5 ] || { say "no time left for: $*"; return 0; }
+  timeout "$left" "$driver" "$@" || say "stopped (rc $?): $*"
+}
 
 for phase in $phases; do
   seconds=$(limit "$phase")
+  deadline=$((SECONDS + seconds))
   say "phase $phase (at most ${seconds}s), models of host $MODEL_HOST"
   case $phase in
     machine)
-      { nvidia-smi || echo "no nvidia-smi"; } > "$out/nvidia-smi.txt" 2>&1
-      { lscpu; free -g; } > "$out/machine.txt" 2>&1 || true
-      "$driver" -o potrf -n "$top" -b "$((top / 2))" -H > "$out/first-run.txt" 2>&1 || say "first run failed (see first-run.txt)" ;;
+      {
+        nvidia-smi || echo "no nvidia-smi"
+        lscpu; free -g
+        # OpenBLAS names the core kernels it chose; a VM that hides the CPU model may get
+        # generic ones. One core's dgemm with that choice, then with SkylakeX's.
+        OPENBLAS_VERBOSE=2 "$driver" -o gemm -n "$core_n" -b "$core_n" -t 1 -g 0 --niter 2 2>&1 | grep -i 'core\|^gemm'
+        OPENBLAS_CORETYPE=SkylakeX OPENBLAS_VERBOSE=2 "$driver" -o gemm -n "$core_n" -b "$core_n" -t 1 -g 0 --niter 2 2>&1 |
+          grep -i 'core\|^gemm'
+        "$driver" -o potrf -n "$top" -b "$((top / 2))" -H
+      } > "$out/machine.txt" 2>&1 || say "machine: a command failed (see machine.txt)" ;;
     calibrate)
-      models=$root/sim/models/$MODEL_HOST.tar.gz
-      if [ -f "$models" ]; then
-        tar xzf "$models" -C "$STARPU_HOME"
-        say "installed $models"
-      fi
-      # Random splits on the whole ladder reach every level; each operation calibrates the
-      # kernels it uses (potrf: potrf, trsm, syrk, gemm; getrf_nopiv: getrf, trsm, gemm).
-      # The phase's limit covers the three operations together.
-      deadline=$((SECONDS + seconds))
-      for op in gemm potrf getrf_nopiv; do
-        left=$((deadline - SECONDS))
-        [ "$left" -gt 5 ] || { say "calibrate: no time left for $op"; break; }
-        STARPU_CALIBRATE=1 timeout "$left" "$driver" -o $op -n "$((2 * top))" --scales "$scales" \
-          --split random:0.5 --niter 3 >> "$out/calibrate.csv" 2>> "$log" || say "calibrate $op stopped (rc $?)"
-        # Saved after each operation: a cut run keeps what was measured.
-        tar czf "$out/sampling.tar.gz" -C "$STARPU_HOME" .starpu/sampling
+      # Each operation calibrates the kernels it uses (potrf: potrf, trsm, syrk, gemm;
+      # getrf_nopiv: getrf, trsm, gemm); the phase's limit covers the three together.
+      for op in potrf getrf_nopiv gemm; do
+        STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o $op -n "$((2 * top))" --scales "$scales" \
+          --split random:0.5 --niter 3 >> "$out/calibrate.csv" 2>> "$log"
+        save_models  # after each operation: a cut run keeps what was measured
       done
       say "saved $out/sampling.tar.gz ($(du -h "$out/sampling.tar.gz" | cut -f1))" ;;
+    trace)
+      STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o potrf -n "$trace_n" --scales "$scales" --split lp \
+        --trace "$out/trace.csv" -v >> "$out/table.csv" 2>> "$log"
+      save_models ;;
     table)
-      SCALES=$scales SIZES=$sizes GEMM_SIZES=$sizes CHECK_MAX=${CHECK_MAX:-16384} NITER=${NITER:-3} \
-        RESULTS=$out/table.csv timeout "$seconds" bash "$root/scripts/bench-gpu.sh" "$build" table \
-        > "$out/table.txt" 2>> "$log" || say "table stopped (rc $?)" ;;
+      for n in ${sizes//,/ }; do
+        check=; [ "$n" -ge 32768 ] && check=--check  # the O(n^2) checks (doc/usage.md)
+        for op in potrf getrf_nopiv gemm; do
+          echo "# grain_testing -o $op -n $n --scales $scales --split lp --vendor --niter ${NITER:-3} $check -v" >> "$out/table.csv"
+          STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o $op -n "$n" --scales "$scales" --split lp \
+            --vendor --niter "${NITER:-3}" $check -v >> "$out/table.csv" 2>> "$log"
+        done
+      done
+      save_models ;;
     larger)
-      SCALES=$scales LARGER_N=${LARGER_N:-$larger_n} RESULTS=$out/larger.csv timeout "$seconds" bash "$root/scripts/bench-gpu.sh" "$build" larger \
-        > "$out/larger.txt" 2>> "$log" || say "larger stopped (rc $?)" ;;
+      # The matrix is larger than the GPU memory grain may use: cuSOLVER cannot run (nan).
+      STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o potrf -n "${LARGER_N:-$larger_n}" --scales "$scales" \
+        --split lp --gpu-mem "${LARGER_MEM:-$larger_mem}" --vendor --check -v >> "$out/larger.csv" 2>> "$log" ;;
     *) echo "$0: unknown phase $phase" >&2; exit 2 ;;
   esac
 done

@@ -28,6 +28,7 @@ grain::RuntimeOptions runtime_options(const Options& options) {
     r.ncpu = options.threads;
     r.ngpu = options.gpus;
     r.gpu_memory = options.gpu_memory;
+    r.cpu_tile_limit = options.cpu_tile_limit;
     r.sched = options.sched;
     r.split = options.split;
     r.window = options.window;

@@ -413,6 +413,7 @@ TEST(DriverOptions, NumbersOutOfTheirRangeAreRefusedSayingIt) {
         {"-g 4294967296", "for -g: expected an integer in [0, 2147483647]"},
         {"--gpu-mem 4294967297", "for --gpu-mem: expected an integer in [1, 2147483647]"},
         {"--window 4294967296", "for --window: expected an integer in [0, 2147483647]"},
+        {"--cpu-tile-limit -1", "for --cpu-tile-limit: expected an integer in [0, 2147483647]"},
         {"--lp-period 4294967297", "for --lp-period: expected an integer in [1, 2147483647]"},
         {"--niter 4294967297", "for --niter: expected an integer in [1, 2147483647]"},
         {"--nrhs 4294967297", "for --nrhs: expected an integer in [1, 2147483647]"},

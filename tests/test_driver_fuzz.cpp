@@ -25,7 +25,7 @@ namespace driver = grain::testing::driver;
 const std::vector<std::string> option_names = {
     "-o", "--op", "-p", "--precision", "-m", "-n", "-k", "--nrhs", "-b", "--nb", "--scales", "--split", "--window",
     "--lp-period", "--lp-stats", "-v", "--niter", "--check", "--vendor", "-H", "--uplo", "-t", "--threads", "-g",
-    "--gpus", "--gpu-mem", "--sched", "--seed", "-h", "--help"};
+    "--gpus", "--gpu-mem", "--cpu-tile-limit", "--sched", "--seed", "-h", "--help"};
 
 const std::vector<std::string> values = {
     // valid
@@ -151,6 +151,7 @@ void check_invariants(const driver::Options& o, const std::vector<std::string>& 
     EXPECT_TRUE(o.gpu_memory == -1 || o.gpu_memory >= 1);
     EXPECT_GE(o.window, -1);
     EXPECT_TRUE(o.lp_period == -1 || o.lp_period >= 1);
+    EXPECT_GE(o.cpu_tile_limit, -1);
     EXPECT_TRUE(o.sched.empty() || std::find(sched_names.begin(), sched_names.end(), o.sched) != sched_names.end());
     // The cases of a known operation: at most max_values, each with its sizes in range, and
     // a byte count for the memory check (built only when small, to keep the test short).

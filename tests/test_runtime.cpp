@@ -249,6 +249,37 @@ TEST(Runtime, NanCheckFollowsItsSetting) {
     EXPECT_THROW(Runtime{bad}, grain::invalid_argument);
 }
 
+// RuntimeOptions::cpu_tile_limit: 1024 by default, else GRAIN_CPU_TILE_LIMIT, the option
+// winning over it. It binds the cores only while GPUs run: on the cores alone, a limit
+// below the tile size still factors the matrix (StarPU would find no worker for a tile
+// otherwise, and fail the task).
+TEST(Runtime, CpuTileLimitFollowsItsSettingAndBindsOnlyWithGpus) {
+    EXPECT_EQ(Runtime().cpu_tile_limit(), 1024);
+    ::setenv("GRAIN_CPU_TILE_LIMIT", "16", 1);
+    {
+        RuntimeOptions options;
+        options.ngpu = 0;
+        Runtime runtime(options);
+        EXPECT_EQ(runtime.cpu_tile_limit(), 16);
+        const Array<double> A = random_array<double>(100, 100, Kind::Spd, rng());
+        Matrix<double> tA = tiles_of(A, 50);
+        EXPECT_EQ(potrf(Uplo::Lower, tA), 0);
+        EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(tA))), 60);
+    }
+    {
+        RuntimeOptions options;
+        options.cpu_tile_limit = 0;
+        EXPECT_EQ(Runtime(options).cpu_tile_limit(), 0);
+    }
+    ::setenv("GRAIN_CPU_TILE_LIMIT", "-3", 1);
+    EXPECT_THROW(Runtime{}, grain::invalid_argument);
+    ::unsetenv("GRAIN_CPU_TILE_LIMIT");
+    RuntimeOptions bad;
+    bad.cpu_tile_limit = -2;
+    EXPECT_THROW(Runtime{bad}, grain::invalid_argument);
+    EXPECT_FALSE(Runtime::active());
+}
+
 // A scheduler name neither StarPU nor grain has is refused, from the option or from a
 // variable, listing the valid names, before StarPU starts (which would warn and run its
 // default policy instead).

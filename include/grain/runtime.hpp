@@ -40,6 +40,12 @@ struct RuntimeOptions {
     /// NaN returns -(the array's position in the routine's LAPACK-layout form) with the
     /// inputs untouched; 0 does not check. -1: GRAIN_NANCHECK, else 1.
     int nancheck = -1;
+    /// Largest tile side (rows or columns) a CPU worker runs while GPUs run too; larger
+    /// tiles go to the GPUs only. A core takes thousands of times longer than a GPU on a
+    /// large tile, and StarPU's dmda policies would also make the cores calibrate every
+    /// such size first. Without GPUs the cores run every tile. 0: no limit.
+    /// -1: GRAIN_CPU_TILE_LIMIT, else 1024.
+    int cpu_tile_limit = -1;
 };
 
 namespace detail {
@@ -72,6 +78,8 @@ public:
     /// The NaN check (RuntimeOptions::nancheck), changeable between routine calls.
     void set_nancheck(bool on);
     bool nancheck() const;
+    /// RuntimeOptions::cpu_tile_limit as resolved (0: no limit).
+    int cpu_tile_limit() const;
 
     /// Task counts per operation and level since the start or the last reset.
     Statistics statistics() const;

@@ -19,6 +19,7 @@
 #include "src/base/constants.hpp"
 #include "src/base/env.hpp"
 #include "src/sched/darts_policy.hpp"
+#include "src/starpu/codelets.hpp"
 #include "src/starpu/handles.hpp"
 #ifdef GRAIN_USE_CUDA
 #include "src/kernels/cuda.hpp"
@@ -79,7 +80,7 @@ namespace {
 
 // The options, resolved against the environment and checked before StarPU starts.
 struct Settings {
-    detail::Setting<int> ncpu, ngpu, gpu_memory, window, lp_period;
+    detail::Setting<int> ncpu, ngpu, gpu_memory, window, lp_period, cpu_tile_limit;
     bool nancheck;
     detail::Setting<std::string> sched, split;
 };
@@ -103,6 +104,8 @@ Settings resolve(const RuntimeOptions& o) {
     check_option(o.window >= -1, "window", o.window, "must be >= 0, or -1 for the default");
     check_option(o.lp_period == -1 || o.lp_period > 0, "lp_period", o.lp_period,
                  "must be positive, or -1 for the default");
+    check_option(o.cpu_tile_limit >= -1, "cpu_tile_limit", o.cpu_tile_limit,
+                 "must be >= 0 (0: no limit), or -1 for the default");
     check_option(o.nancheck >= -1 && o.nancheck <= 1, "nancheck", o.nancheck,
                  "must be 1 (check inputs for NaN), 0 (do not), or -1 for the default");
     using detail::resolve_count, detail::resolve_text;
@@ -112,6 +115,8 @@ Settings resolve(const RuntimeOptions& o) {
                resolve_count(who, o.gpu_memory, "gpu_memory", {"GRAIN_GPU_MEMORY", "STARPU_LIMIT_CUDA_MEM"}, -1),
                resolve_count(who, o.window, "window", {"GRAIN_WINDOW"}, -1),  // -1: per CPU worker started
                resolve_count(who, o.lp_period, "lp_period", {"GRAIN_LP_PERIOD"}, detail::default_lp_period),
+               resolve_count(who, o.cpu_tile_limit, "cpu_tile_limit", {"GRAIN_CPU_TILE_LIMIT"},
+                             detail::default_cpu_tile_limit),
                resolve_nancheck(who, o.nancheck),
                resolve_text(o.sched, "sched", {"GRAIN_SCHED", "STARPU_SCHED"}, "prio"),
                resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "none")};
@@ -194,6 +199,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     runtime_alive = true;
     runtime_recursion = recursion_.get();
     runtime_nancheck = settings.nancheck;
+    detail::set_cpu_tile_limit(settings.cpu_tile_limit.value);
 }
 
 Runtime::~Runtime() {
@@ -204,6 +210,7 @@ Runtime::~Runtime() {
     if (ngpu_ > 0) detail::cuda::stop_workers();
 #endif
     starpu_shutdown();
+    detail::set_cpu_tile_limit(0);
     detail::close_handle_registry();
     openblas_set_num_threads(saved_blas_threads_);
     std::lock_guard<std::mutex> lock(runtime_mutex);
@@ -222,6 +229,7 @@ int Runtime::window() const { return recursion_->window(); }
 
 void Runtime::set_nancheck(bool on) { runtime_nancheck = on; }
 bool Runtime::nancheck() const { return runtime_nancheck.load(); }
+int Runtime::cpu_tile_limit() const { return detail::cpu_tile_limit(); }
 
 Statistics Runtime::statistics() const { return recursion_->statistics(); }
 void Runtime::reset_statistics() { recursion_->reset_statistics(); }

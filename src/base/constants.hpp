@@ -29,6 +29,12 @@ constexpr int window_tasks_per_cpu = 32;
 // Default period of the lp split policy, in tasks submitted between two solves.
 constexpr int default_lp_period = 50;
 
+// Default largest tile side a core runs while GPUs run (RuntimeOptions::cpu_tile_limit).
+// On an H100 with Sapphire Rapids cores, one core takes 2300x the GPU's time on a 1024
+// dgemm and 4000-5000x on 2048 and 4096 (doc/results/2026-11-26-h100-calibration-lost.md);
+// 1024 keeps the flat-tile runs of 960-1024 measured before with the cores' help.
+constexpr int default_cpu_tile_limit = 1024;
+
 // How long a grid being released sleeps between two looks at a tile's kernels still
 // in their callbacks (microseconds).
 constexpr int writers_poll_us = 10;

@@ -23,13 +23,15 @@ double expected_us(starpu_task* task, starpu_perfmodel_arch* arch) {
     return arch ? known_us(starpu_task_expected_length(task, arch, 0)) : 0;
 }
 
-// A task's expected time on a core (us); 0 when no core can run it or its duration is
-// unknown. Its duration there plus the transfer home of its data a GPU holds (tiles a GPU
+// A task's expected time on a core (us); 0 when no core can run it (no CPU kernel, or a
+// tile over RuntimeOptions::cpu_tile_limit) or its duration is unknown. Its duration there plus the transfer home of its data a GPU holds (tiles a GPU
 // task wrote), by StarPU's bus model: a core fetches its data when it starts the task,
 // where a GPU loads a planned task's inputs while it runs the previous ones, so the GPUs'
 // durations count no transfer.
 double core_time_us(const State& s, starpu_task* task) {
-    const double us = runs_on(task, STARPU_CPU) ? expected_us(task, s.workers.cpu_arch) : 0;
+    const int core = s.workers.cpu_worker;
+    const double us =
+        core >= 0 && starpu_worker_can_execute_task(unsigned(core), task, 0) ? expected_us(task, s.workers.cpu_arch) : 0;
     return us > 0 ? us + known_us(starpu_task_expected_data_transfer_time(s.workers.cpu_node, task)) : 0;
 }
 

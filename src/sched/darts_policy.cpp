@@ -67,7 +67,7 @@ void find_workers(Workers& w, unsigned ctx) {
             w.gpu_of_node[w.gpu_nodes.back()] = w.gpus++;
         }
         (gpu ? w.gpu_arch : w.cpu_arch) = starpu_worker_get_perf_archtype(int(worker), ctx);
-        if (!gpu) w.cpu_node = starpu_worker_get_memory_node(worker);
+        if (!gpu && w.cpu_worker < 0) w.cpu_worker = int(worker), w.cpu_node = starpu_worker_get_memory_node(worker);
     }
 }
 

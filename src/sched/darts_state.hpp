@@ -45,6 +45,7 @@ struct Workers {
     std::vector<unsigned> gpu_nodes;      // per GPU: its memory node
     std::map<unsigned, int> gpu_of_node;  // memory node -> GPU
     unsigned cpu_node = STARPU_MAIN_RAM;  // the cores' memory node
+    int cpu_worker = -1;                  // a core, -1 without CPU workers
     starpu_perfmodel_arch* gpu_arch = nullptr;
     starpu_perfmodel_arch* cpu_arch = nullptr;  // null without CPU workers
     std::vector<char> idle;               // per worker: its last pop found nothing

@@ -1,6 +1,8 @@
 #include "codelets.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -37,6 +39,24 @@ starpu_cuda_func_t cuda_function([[maybe_unused]] size_t k) {
 #endif
 }
 
+std::atomic<int> cpu_limit{0};
+
+// StarPU's can_execute hook of the codelets that have a CUDA kernel: a CPU worker runs a
+// task unless GPUs run too and one of its tiles is larger than the limit.
+int within_cpu_limit(unsigned worker, starpu_task* task, unsigned) {
+    const int limit = cpu_limit.load(std::memory_order_relaxed);
+    if (limit <= 0 || starpu_worker_get_type(int(worker)) != STARPU_CPU_WORKER ||
+        starpu_cuda_worker_get_count() == 0)
+        return 1;
+    uint32_t side = 0;
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+        starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
+        if (starpu_data_get_interface_id(h) == STARPU_MATRIX_INTERFACE_ID)
+            side = std::max({side, starpu_matrix_get_nx(h), starpu_matrix_get_ny(h)});
+    }
+    return side <= uint32_t(limit);
+}
+
 // The codelets and performance models of one precision. Built once, in place
 // (codelets point to their models), and never moved.
 template <typename T>
@@ -56,6 +76,7 @@ public:
             if (starpu_cuda_func_t cuda = cuda_function<T>(k)) {
                 cl.cuda_funcs[0] = cuda;
                 cl.cuda_flags[0] = info.cuda_async ? STARPU_CUDA_ASYNC : 0;
+                cl.can_execute = within_cpu_limit;
             }
             cl.nbuffers = info.nbuffers;
             for (int i = 0; i < info.nbuffers; ++i) cl.modes[i] = info.modes[size_t(i)];
@@ -81,6 +102,9 @@ starpu_codelet* codelet(Kernel kernel) {
     static CodeletTable<T> table;
     return table.get(kernel);
 }
+
+void set_cpu_tile_limit(int limit) { cpu_limit = limit; }
+int cpu_tile_limit() { return cpu_limit.load(); }
 
 #define GRAIN_INSTANTIATE(T) template starpu_codelet* codelet<T>(Kernel);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)

@@ -12,4 +12,9 @@ namespace grain::detail {
 template <typename T>
 starpu_codelet* codelet(Kernel kernel);
 
+// The largest tile side a CPU worker runs while CUDA workers exist (0: any), for every
+// codelet that has a CUDA kernel; the Runtime sets it (RuntimeOptions::cpu_tile_limit).
+void set_cpu_tile_limit(int limit);
+int cpu_tile_limit();
+
 }  // namespace grain::detail

@@ -98,6 +98,7 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
     if (ret != 0) {
         --*arg->writers;
         arg->request->task_finished();
+        task->destroy = 0;  // StarPU asserts on destroying a detached, self-destroying task
         starpu_task_destroy(task);
         throw runtime_error(std::string("grain: starpu_task_submit failed: ") + std::strerror(-ret));
     }

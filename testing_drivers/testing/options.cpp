@@ -34,15 +34,17 @@ const char* usage_text =
     "      --check          check each result by its residual\n"
     "      --vendor         also time the vendor routine: threaded OpenBLAS/LAPACKE, or on\n"
     "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf_nopiv alone on\n"
-    "                       GPU 0 (copy to the GPU + call; nan if it does not fit)\n"
+    "                       GPU 0 (copy to the GPU, call, copy back; nan if it does not fit)\n"
     "      --uplo L|U       triangle for potrf/potrs/posv/syrk [L]\n"
     "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
     "  -g, --gpus N         GPUs                             [GRAIN_NGPU, STARPU_NCUDA, all]\n"
     "      --gpu-mem MB     GPU memory grain may use per GPU [GRAIN_GPU_MEMORY, STARPU_LIMIT_CUDA_MEM, all]\n"
+    "      --cpu-tile-limit N  largest tile side a core runs while GPUs run, 0: any\n"
+    "                       [GRAIN_CPU_TILE_LIMIT, 1024]\n"
     "      --sched NAME     StarPU's or grain's (darts...) scheduler [GRAIN_SCHED, STARPU_SCHED, prio]\n"
     "      --seed N         random seed, 0 to 2^64-1         [42]\n"
     "  -H                   aligned human-readable columns (default: ';'-separated)\n"
-    "Sizes are 1 to 2147483647, other counts 1 (0 for -g, --window) to 2147483647; a list\n"
+    "Sizes are 1 to 2147483647, other counts 1 (0 for -g, --window, --cpu-tile-limit) to 2147483647; a list\n"
     "holds at most 100000 values, and the lists at most 100000 cases. A case whose matrices\n"
     "(with the copies of --check and --vendor) exceed the available memory is refused.\n"
     "Columns show what ran: m = n for the square routines, k for gemm and syrk only, nrhs\n"
@@ -194,6 +196,8 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
         o.gpus = parse_number<int>(arg, value(), 0, max_int);
     } else if (arg == "--gpu-mem") {
         o.gpu_memory = parse_number<int>(arg, value(), 1, max_int);
+    } else if (arg == "--cpu-tile-limit") {
+        o.cpu_tile_limit = parse_number<int>(arg, value(), 0, max_int);
     } else if (arg == "--sched") {
         o.sched = parse_sched(arg, value());
     } else if (arg == "--seed") {

@@ -29,6 +29,7 @@ struct Options {
     int threads = -1;
     int gpus = -1;
     int gpu_memory = -1;  // MiB
+    int cpu_tile_limit = -1;
     std::string sched;
     std::vector<int> scales;  // --scales: replaces -b
     std::string split;
