@@ -8,16 +8,21 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "testing_drivers/checks.hpp"
+#include "testing_drivers/testing/flops.hpp"
 #include "testing_drivers/testing/memory.hpp"
 #include "testing_drivers/testing/options.hpp"
 #include "testing_drivers/testing/output.hpp"
 #include "testing_drivers/testing/runners.hpp"
 #include "testing_drivers/testing/workers.hpp"
+#ifdef GRAIN_USE_CUDA
+#include "testing_drivers/vendor_gpu.hpp"
+#endif
 
 namespace {
 
@@ -43,7 +48,17 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
     if (trace.open()) runtime.set_trace(true);
     if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
     const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
-    const Table table(options.human, columns(options));
+    // The GPUs' FP64 peak, for the rates as fractions of it (GPU runs of a CUDA build).
+    std::optional<double> peak;
+#ifdef GRAIN_USE_CUDA
+    if (runtime.ngpu() > 0) {
+        const std::string name = grain::testing::gpu::device_name();
+        peak = fp64_peak_gflops(name);
+        std::printf("# GPU 0: %s, FP64 peak on tensor cores %.0f GFlop/s (nan: not in the driver's table)\n",
+                    name.c_str(), *peak);
+    }
+#endif
+    const Table table(options.human, columns(options, peak.has_value()));
 
     grain::testing::Random rng(options.seed);
     size_t runs = 0;  // at most max_values cases of at most INT_MAX runs each
@@ -62,7 +77,7 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
             all_passed = all_passed && ok;
             write_lp_stats(lp_stats, done, res.statistics);
             write_trace(trace, done, res.trace, res.statistics);
-            table.row(row_cells(options, operation, c, iter, res, runtime, ok));
+            table.row(row_cells(options, operation, c, iter, res, runtime, ok, peak));
             print_details(options, res, runtime);
         }
     }

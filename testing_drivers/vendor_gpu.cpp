@@ -172,6 +172,12 @@ double factorization(int64_t m, int64_t n, const T* a, int64_t lda, T* result, i
 
 }  // namespace
 
+std::string device_name() {
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+    return properties.name;
+}
+
 template <typename T>
 double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
             const T* c, int64_t ldc, T* result, int64_t ldr, int64_t memory_mib) {

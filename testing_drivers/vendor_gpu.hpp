@@ -8,10 +8,14 @@
 // not fit in `memory_mib` (when > 0) or in the GPU's free memory: cuSOLVER cannot run
 // what does not fit, where grain can.
 #include <cstdint>
+#include <string>
 
 #include "grain/types.hpp"
 
 namespace grain::testing::gpu {
+
+// GPU 0's name, as CUDA gives it (e.g. "NVIDIA H100 80GB HBM3").
+std::string device_name();
 
 template <typename T>
 double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,

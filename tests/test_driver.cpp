@@ -1,6 +1,8 @@
 // grain_testing as a user runs it: exit code, columns, and its checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +18,7 @@
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/checks.hpp"
+#include "testing_drivers/testing/flops.hpp"
 #include "testing_drivers/testing/memory.hpp"
 #include "testing_drivers/testing/options.hpp"
 #include "testing_drivers/testing/output.hpp"
@@ -513,6 +516,26 @@ TEST(DriverLpStats, WriteErrorsAreReported) {
 
 // The columns say what ran: potrf reads neither -m nor -k nor --nrhs (one run, m = n, and
 // a note on stderr), gemm reads no --nrhs, the solves read no -k.
+// The FP64 peaks of the GPUs by their CUDA names; PCIe and NVL boards are not
+// taken for the SXM ones; an unknown GPU has none. The peak columns come with GPU runs.
+TEST(DriverPeak, GpuNamesGiveTheirFp64Peak) {
+    EXPECT_EQ(driver::fp64_peak_gflops("NVIDIA H100 80GB HBM3"), 67000);
+    EXPECT_EQ(driver::fp64_peak_gflops("NVIDIA H100 PCIe"), 51000);
+    EXPECT_EQ(driver::fp64_peak_gflops("NVIDIA H100 NVL"), 60000);
+    EXPECT_EQ(driver::fp64_peak_gflops("NVIDIA H200"), 67000);
+    EXPECT_EQ(driver::fp64_peak_gflops("NVIDIA H200 NVL"), 60000);
+    EXPECT_TRUE(std::isnan(driver::fp64_peak_gflops("Tesla V100-SXM2-16GB")));
+    driver::Options options;
+    const auto has = [](const std::vector<std::string>& names, const char* name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    EXPECT_FALSE(has(driver::columns(options, false), "peak"));
+    EXPECT_TRUE(has(driver::columns(options, true), "peak"));
+    EXPECT_FALSE(has(driver::columns(options, true), "vendor_peak"));
+    options.vendor = true;
+    EXPECT_TRUE(has(driver::columns(options, true), "vendor_peak"));
+}
+
 TEST(Driver, ColumnsShowWhatRan) {
     const struct {
         const char* arguments;

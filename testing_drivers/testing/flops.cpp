@@ -1,5 +1,6 @@
 #include "testing_drivers/testing/flops.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "src/base/kernel_table.hpp"
@@ -25,6 +26,18 @@ double routine_flops(const std::string& op, const Case& c) {
     if (op == "getrf_nopiv") return kernel_flops(Kernel::GetrfNopiv, m, n, 0);
     if (op == "gesv_nopiv") return kernel_flops(Kernel::GetrfNopiv, n, n, 0) + solve;
     throw std::logic_error("routine_flops: no flop count for " + op);
+}
+
+double fp64_peak_gflops(const std::string& gpu_name) {
+    // The first entry whose words the name contains: the PCIe and NVL boards before the
+    // SXM ones, whose names ("NVIDIA H100 80GB HBM3") say no form factor.
+    static const struct {
+        const char* words;
+        double tflops;
+    } peaks[] = {{"H100 PCIe", 51}, {"H100 NVL", 60}, {"H200 NVL", 60}, {"H100", 67}, {"H200", 67}};
+    for (const auto& p : peaks)
+        if (gpu_name.find(p.words) != std::string::npos) return p.tflops * 1e3;
+    return std::nan("");
 }
 
 }  // namespace grain::testing::driver

@@ -11,4 +11,8 @@ struct Case;
 // op: a routine's name, as -o gives it.
 double routine_flops(const std::string& op, const Case& c);
 
+// A GPU's FP64 peak on its tensor cores in GFlop/s, from its CUDA device name (NVIDIA's
+// data sheets); NaN for a GPU not in the table.
+double fp64_peak_gflops(const std::string& gpu_name);
+
 }  // namespace grain::testing::driver

@@ -206,33 +206,41 @@ void write_trace(CsvFile& file, size_t run, const std::vector<grain::TaskRecord>
     file.flush();
 }
 
-std::vector<std::string> columns(const Options& options) {
+std::vector<std::string> columns(const Options& options, bool peak) {
     std::vector<std::string> names = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
                                       "iter", "time", "gflops", "levels", "split"};
     for (const char* kind : {"tasks_l", "split_l"})
         for (int l = 0; l < levels(options); ++l) names.push_back(kind + std::to_string(l));
     names.insert(names.end(), {"lp_solves", "lp_median_ms", "lp_max_ms"});
     if (options.vendor) names.insert(names.end(), {"vendor_time", "vendor_gflops"});
+    if (peak) names.push_back("peak");
+    if (peak && options.vendor) names.push_back("vendor_peak");
     if (options.check) names.insert(names.end(), {"residual", "status"});
     names.push_back("info");
     return names;
 }
 
 std::vector<std::string> row_cells(const Options& options, const Operation& operation, const Case& c, int iter,
-                                   const Result& res, const grain::Runtime& runtime, bool ok) {
+                                   const Result& res, const grain::Runtime& runtime, bool ok,
+                                   std::optional<double> peak_gflops) {
+    const double gflops = res.flops / res.time * 1e-9, vendor_gflops = res.flops / res.vendor_time * 1e-9;
     std::vector<std::string> cells = {operation.name, std::string(1, c.precision),
                                       std::to_string(runtime.ncpu()), std::to_string(runtime.ngpu()),
                                       std::to_string(c.m), std::to_string(c.n), c.k ? std::to_string(c.k) : "-",
                                       c.nrhs ? std::to_string(c.nrhs) : "-", std::to_string(c.scales[0]),
                                       std::to_string(iter), number(res.time),
-                                      number(res.flops / res.time * 1e-9), std::to_string(levels(options)),
+                                      number(gflops), std::to_string(levels(options)),
                                       runtime.split()};
     for (int l = 0; l < levels(options); ++l) cells.push_back(std::to_string(res.statistics.at("", l).finished));
     for (int l = 0; l < levels(options); ++l) cells.push_back(std::to_string(res.statistics.at("", l).split));
     const std::vector<std::string> lp = lp_cells(res.statistics.lp);
     cells.insert(cells.end(), lp.begin(), lp.end());
-    if (options.vendor)
-        cells.insert(cells.end(), {number(res.vendor_time), number(res.flops / res.vendor_time * 1e-9)});
+    if (options.vendor) cells.insert(cells.end(), {number(res.vendor_time), number(vendor_gflops)});
+    // grain runs on every GPU (and the cores, which the peak leaves out); the vendor on one.
+    if (peak_gflops) {
+        cells.push_back(number(gflops / (*peak_gflops * runtime.ngpu())));
+        if (options.vendor) cells.push_back(number(vendor_gflops / *peak_gflops));
+    }
     if (options.check) cells.insert(cells.end(), {scientific(res.residual), ok ? "SUCCESS" : "FAILED"});
     cells.push_back(std::to_string(res.info));
     return cells;
