@@ -11,8 +11,10 @@
 // No StarPU needed: the footprints are computed here with the same CRC as StarPU's
 // starpu_hash_crc32c_be(), and grain_sched_bench checks at run time that every task it
 // submits finds its entry (it aborts on a NaN prediction). See sim/README.md.
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -112,15 +114,17 @@ struct Row {
     double flops, mean_us;
 };
 
-// Combination `comb` of a version-45 codelet model: CUDA device `dev`, one
-// implementation, history only (deviation 0: SimGrid runs the mean anyway).
-void write_cuda_combination(FILE* f, int comb, int dev, const std::vector<Row>& rows) {
+// Combination `comb` of a version-45 codelet model: one core (cuda false) or CUDA device
+// `dev`, one implementation, history only (deviation 0: SimGrid runs the mean anyway).
+void write_combination(FILE* f, int comb, bool cuda, int dev, const std::vector<Row>& rows) {
+    const char* kind = cuda ? "cuda" : "cpu";
     std::fprintf(f, "####################\n# COMB_%d\n# number of types devices\n1\n", comb);
-    std::fprintf(f, "####################\n# DEV_0\n# device type (CPU - 0, CUDA - 1, OPENCL - 2, MIC - 3)\n1\n");
+    std::fprintf(f, "####################\n# DEV_0\n# device type (CPU - 0, CUDA - 1, OPENCL - 2, MIC - 3)\n%d\n",
+                 cuda ? 1 : 0);
     std::fprintf(f, "####################\n# DEV_0\n# device id \n%d\n", dev);
     std::fprintf(f, "####################\n# DEV_0\n# number of cores \n1\n");
     std::fprintf(f, "##########\n# number of implementations\n1\n");
-    std::fprintf(f, "#####\n# Model for cuda%d_impl0 (Comb%d)\n# number of entries\n%zu\n", dev, comb, rows.size());
+    std::fprintf(f, "#####\n# Model for %s%d_impl0 (Comb%d)\n# number of entries\n%zu\n", kind, dev, comb, rows.size());
     std::fprintf(f, "# sumlnx\tsumlnx2\t\tsumlny\t\tsumlnxlny\talpha\t\tbeta\t\tn\tminx\t\tmaxx\n");
     std::fprintf(f, "0.000000e+00\t0.000000e+00\t0.000000e+00\t0.000000e+00\tnan\tnan\t0\t0\t0\n");
     std::fprintf(f, "# a\t\tb\t\tc\nnan\tnan\tnan\n# not multiple-regression-base\n0\n");
@@ -140,7 +144,7 @@ void write_model(const std::filesystem::path& dir, const Model& model, int gpus)
     std::vector<Row> rows;
     for (const Entry& e : model.entries)
         rows.push_back({task_footprint(e.buffers), static_cast<unsigned long>(e.bytes()), e.flops, e.mean_us()});
-    for (int dev = 0; dev < gpus; ++dev) write_cuda_combination(f, dev, dev, rows);
+    for (int dev = 0; dev < gpus; ++dev) write_combination(f, dev, true, dev, rows);
     std::fclose(f);
 }
 
@@ -198,7 +202,7 @@ void write_hybrid_model(const std::filesystem::path& dir, const GpuKernel& k, ch
     while (!text.empty() && text.back() == '\n') text.pop_back();
     FILE* f = open_or_die(dir / (symbol + "." + host));
     std::fprintf(f, "%s\n\n", text.c_str());
-    for (int dev = 0; dev < gpus; ++dev) write_cuda_combination(f, 1 + dev, dev, rows);
+    for (int dev = 0; dev < gpus; ++dev) write_combination(f, 1 + dev, true, dev, rows);
     std::fclose(f);
 }
 
@@ -221,13 +225,20 @@ void write_matrix(const std::filesystem::path& path, int gpus, double host_gpu, 
     std::fclose(f);
 }
 
-// SimGrid platform: each GPU has its own link to RAM, and every transfer also crosses one
+// The links between RAM and the GPUs.
+struct Bus {
+    double to_gpu_bytes_per_s, from_gpu_bytes_per_s, latency_us;  // each GPU's own link
+    unsigned long long gpu_memsize;
+    bool shared_host_link;  // every transfer also crosses one host link (to_gpu's bandwidth)
+};
+const Bus v100_bus = {pcie_bytes_per_s, pcie_bytes_per_s, pcie_latency_us, gpu_memsize, true};
+
+// SimGrid platform: each GPU has its own link to RAM, and every transfer may also cross one
 // shared host link. SPLITDUPLEX makes that link full-duplex (one resource per direction),
 // so write-backs do not slow loads down, as on PCIe. No peer copies (memcpy_peer 0): GPU
 // to GPU goes through RAM, as the DARTS paper's transfer counts assume.
-void write_platform(const std::filesystem::path& path, int gpus, int cpus = ncpu_hosts) {
+void write_platform(const std::filesystem::path& path, int gpus, int cpus = ncpu_hosts, const Bus& bus = v100_bus) {
     FILE* f = open_or_die(path);
-    const double bw = pcie_bytes_per_s;
     std::fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
     std::fprintf(f, "<platform version=\"4.1\">\n");
     // Plain max-min sharing: no TCP window, no latency or bandwidth correction factors,
@@ -244,7 +255,7 @@ void write_platform(const std::filesystem::path& path, int gpus, int cpus = ncpu
     for (int c = 0; c < cpus; ++c) std::fprintf(f, "  <host id=\"CPU%d\" speed=\"2000000000f\"/>\n", c);
     for (int g = 0; g < gpus; ++g) {
         std::fprintf(f, "  <host id=\"CUDA%d\" speed=\"2000000000f\">\n", g);
-        std::fprintf(f, "    <prop id=\"memsize\" value=\"%llu\"/>\n", gpu_memsize);
+        std::fprintf(f, "    <prop id=\"memsize\" value=\"%llu\"/>\n", bus.gpu_memsize);
         std::fprintf(f, "    <prop id=\"memcpy_peer\" value=\"0\"/>\n  </host>\n");
     }
     if (gpus == 0) {  // CPU cores alone: nothing moves
@@ -252,26 +263,198 @@ void write_platform(const std::filesystem::path& path, int gpus, int cpus = ncpu
         std::fclose(f);
         return;
     }
-    std::fprintf(f, "  <link id=\"Host\" bandwidth=\"%.0fBps\" latency=\"0s\" sharing_policy=\"SPLITDUPLEX\"/>\n", bw);
+    if (bus.shared_host_link)
+        std::fprintf(f, "  <link id=\"Host\" bandwidth=\"%.0fBps\" latency=\"0s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+                     bus.to_gpu_bytes_per_s);
     for (int g = 0; g < gpus; ++g) {
-        std::fprintf(f, "  <link id=\"RAM-CUDA%d\" bandwidth=\"%.0fBps\" latency=\"%gus\"/>\n", g, bw, pcie_latency_us);
-        std::fprintf(f, "  <link id=\"CUDA%d-RAM\" bandwidth=\"%.0fBps\" latency=\"%gus\"/>\n", g, bw, pcie_latency_us);
+        std::fprintf(f, "  <link id=\"RAM-CUDA%d\" bandwidth=\"%.0fBps\" latency=\"%gus\"/>\n", g,
+                     bus.to_gpu_bytes_per_s, bus.latency_us);
+        std::fprintf(f, "  <link id=\"CUDA%d-RAM\" bandwidth=\"%.0fBps\" latency=\"%gus\"/>\n", g,
+                     bus.from_gpu_bytes_per_s, bus.latency_us);
     }
+    const char* up = bus.shared_host_link ? "<link_ctn id=\"Host\" direction=\"UP\"/>" : "";
+    const char* down = bus.shared_host_link ? "<link_ctn id=\"Host\" direction=\"DOWN\"/>" : "";
     for (int g = 0; g < gpus; ++g) {
-        std::fprintf(f, "  <route src=\"RAM\" dst=\"CUDA%d\" symmetrical=\"NO\"><link_ctn id=\"RAM-CUDA%d\"/>"
-                        "<link_ctn id=\"Host\" direction=\"UP\"/></route>\n", g, g);
-        std::fprintf(f, "  <route src=\"CUDA%d\" dst=\"RAM\" symmetrical=\"NO\"><link_ctn id=\"CUDA%d-RAM\"/>"
-                        "<link_ctn id=\"Host\" direction=\"DOWN\"/></route>\n", g, g);
+        std::fprintf(f, "  <route src=\"RAM\" dst=\"CUDA%d\" symmetrical=\"NO\"><link_ctn id=\"RAM-CUDA%d\"/>%s</route>\n",
+                     g, g, up);
+        std::fprintf(f, "  <route src=\"CUDA%d\" dst=\"RAM\" symmetrical=\"NO\"><link_ctn id=\"CUDA%d-RAM\"/>%s</route>\n",
+                     g, g, down);
     }
     std::fprintf(f, " </zone>\n</platform>\n");
     std::fclose(f);
 }
 
+// ---- grain-h100-Ngpu: 64 cores and 1, 2 or 4 H100s, from a real H100 machine's models ----
+// MEASURED is the .starpu/sampling folder saved on a GPU machine (scripts/device-run.sh,
+// host grain-h100): its cores and its GPU ran grain's double-precision kernels. Every
+// kernel gets an entry for every square tile of the ladder, on both units: the measured
+// mean where at least h100_min_samples runs were timed, else the same unit's dgemm at that
+// tile times the kernel's ratio to it at the nearest tile where the kernel was measured,
+// else dgemm's time times the kernel's share of dgemm's flops over its efficiency (the
+// hybrid machine's constants). dgemm itself must be measured at every tile.
+constexpr int h100_ladder[] = {256, 512, 1024, 2048, 4096};
+constexpr int h100_min_samples = 3;  // fewer: a first call's setup may be in it (85 ms dpotrf 2048)
+constexpr double h100_memory_bytes_per_s = 2e12;  // scale on the GPU: read and write the tile
+constexpr double h100_core_memory_bytes_per_s = 10e9;
+
+struct Measured {
+    unsigned long bytes;
+    double mean_us;
+    unsigned samples;
+};
+using Unit = std::vector<std::pair<uint32_t, Measured>>;  // footprint -> entry
+
+// The history entries of a codelet model file, per unit (0: cores, 1: CUDA device 0).
+std::array<Unit, 2> read_measured(const std::filesystem::path& path) {
+    std::array<Unit, 2> units;
+    FILE* in = std::fopen(path.c_str(), "r");
+    if (!in) return units;
+    char line[512];
+    int type = -1;
+    bool table = false;
+    while (std::fgets(line, sizeof line, in)) {
+        if (std::strncmp(line, "# device type", 13) == 0) {
+            if (std::fgets(line, sizeof line, in)) type = std::atoi(line);
+            table = false;
+        } else if (std::strncmp(line, "# hash", 6) == 0) {
+            table = true;
+        } else if (table) {
+            unsigned footprint = 0, n = 0;
+            unsigned long bytes = 0;
+            double flops, mean, dev, sum, sum2;
+            if (std::sscanf(line, "%x %lu %lf %lf %lf %lf %lf %u", &footprint, &bytes, &flops, &mean, &dev, &sum, &sum2,
+                            &n) != 8) {
+                table = false;
+                continue;
+            }
+            if (type == 0 || type == 1) units[size_t(type)].push_back({footprint, {bytes, mean, n}});
+        }
+    }
+    std::fclose(in);
+    return units;
+}
+
+const Measured* find(const Unit& unit, uint32_t footprint) {
+    for (const auto& [f, m] : unit)
+        if (f == footprint && m.samples >= unsigned(h100_min_samples)) return &m;
+    return nullptr;
+}
+
+uint32_t square_footprint(const GpuKernel& k, int nb) {
+    return task_footprint(std::vector<Buffer>(size_t(k.buffers), Buffer{nb, nb}));
+}
+
+// The time of kernel k on a tile nb on `unit` (0: a core, 1: the GPU), and how it was had.
+double h100_us(const GpuKernel& k, int nb, const std::array<Unit, 2>& kernel, const std::array<Unit, 2>& gemm,
+               int unit, std::string& how) {
+    const Unit& u = kernel[size_t(unit)];
+    const auto gemm_us = [&](int size) {
+        const Measured* g = find(gemm[size_t(unit)], square_footprint(gpu_kernels[0], size));
+        if (!g) {
+            std::fprintf(stderr, "gen_sim_files: no measured dgemm %d on the %s\n", size, unit ? "GPU" : "cores");
+            std::exit(1);
+        }
+        return g->mean_us;
+    };
+    const double bytes = double(k.buffers) * nb * nb * 8;
+    if (k.nb3_flops == 0) {  // scale: memory-bound
+        how = "estimated (memory)";
+        return 2 * bytes / (unit ? h100_memory_bytes_per_s : h100_core_memory_bytes_per_s) * 1e6 + (unit ? 5 : 0);
+    }
+    if (const Measured* m = find(u, square_footprint(k, nb))) {
+        how = "measured (" + std::to_string(m->samples) + ")";
+        return m->mean_us;
+    }
+    int nearest = 0;
+    for (int size : h100_ladder)
+        if (find(u, square_footprint(k, size)) && (nearest == 0 || std::abs(std::log2(double(size) / nb)) <
+                                                                      std::abs(std::log2(double(nearest) / nb))))
+            nearest = size;
+    if (nearest) {
+        how = "dgemm x ratio at " + std::to_string(nearest);
+        return gemm_us(nb) * find(u, square_footprint(k, nearest))->mean_us / gemm_us(nearest);
+    }
+    how = "dgemm x flops / efficiency";
+    return gemm_us(nb) * (k.nb3_flops / 2) / k.efficiency;
+}
+
+// The measured link of the machine: bandwidth (MB/s) and latency (us) matrices, node 0 the
+// RAM and node 1 the GPU.
+double matrix_value(const std::filesystem::path& path, int src, int dst) {
+    FILE* in = open_or_die(path, "r");
+    char line[4096];
+    double value = NAN;
+    for (int row = -1; std::fgets(line, sizeof line, in);) {
+        if (line[0] == '#') continue;
+        if (++row != src) continue;
+        char* p = line;
+        for (int col = 0; col <= dst; ++col) value = std::strtod(p, &p);
+        break;
+    }
+    std::fclose(in);
+    return value;
+}
+
+unsigned long long platform_memsize(const std::filesystem::path& path) {
+    FILE* in = open_or_die(path, "r");
+    char line[512];
+    unsigned long long memsize = 0;
+    while (std::fgets(line, sizeof line, in))
+        if (const char* p = std::strstr(line, "\"memsize\" value=\"")) {
+            memsize = std::strtoull(p + 17, nullptr, 10);
+            break;
+        }
+    std::fclose(in);
+    return memsize;
+}
+
+void write_h100_machines(const std::filesystem::path& measured, const std::filesystem::path& bus_dir,
+                         const std::filesystem::path& codelets) {
+    const std::string from = "grain-h100";
+    const auto bus_file = [&](const char* ext) { return measured / "bus" / (from + ext); };
+    const Bus bus = {matrix_value(bus_file(".bandwidth"), 0, 1) * 1e6, matrix_value(bus_file(".bandwidth"), 1, 0) * 1e6,
+                     matrix_value(bus_file(".latency"), 0, 1), platform_memsize(bus_file(".platform.v4.xml")), false};
+    if (!(bus.to_gpu_bytes_per_s > 0) || !(bus.from_gpu_bytes_per_s > 0) || !(bus.latency_us >= 0) || !bus.gpu_memsize) {
+        std::fprintf(stderr, "gen_sim_files: no measured bus in %s\n", (measured / "bus").c_str());
+        std::exit(1);
+    }
+    std::printf("H100 bus: %.0f MB/s to the GPU, %.0f MB/s back, %.1f us, %llu bytes of GPU memory\n",
+                bus.to_gpu_bytes_per_s / 1e6, bus.from_gpu_bytes_per_s / 1e6, bus.latency_us, bus.gpu_memsize);
+    const auto model_path = [&](const GpuKernel& k) {
+        return measured / "codelets" / "45" / (std::string("grain_d") + k.name + "." + from);
+    };
+    const std::array<Unit, 2> gemm = read_measured(model_path(gpu_kernels[0]));
+    for (int gpus : {1, 2, 4}) {
+        const std::string host = "grain-h100-" + std::to_string(gpus) + "gpu";
+        write_platform(bus_dir / (host + ".platform.v4.xml"), gpus, cpu_machine_cores, bus);
+        write_matrix(bus_dir / (host + ".bandwidth"), gpus, bus.to_gpu_bytes_per_s / 1e6, bus.to_gpu_bytes_per_s / 2e6);
+        write_matrix(bus_dir / (host + ".latency"), gpus, bus.latency_us, 2 * bus.latency_us);
+        for (const GpuKernel& k : gpu_kernels) {
+            const std::array<Unit, 2> kernel = read_measured(model_path(k));
+            std::array<std::vector<Row>, 2> rows;
+            for (int unit : {0, 1})
+                for (int nb : h100_ladder) {
+                    std::string how;
+                    const double us = h100_us(k, nb, kernel, gemm, unit, how);
+                    rows[size_t(unit)].push_back({square_footprint(k, nb), (unsigned long)(k.buffers) * nb * nb * 8, 0.0, us});
+                    if (gpus == 1) std::printf("d%-12s %5d %-5s %12.1f us  %s\n", k.name, nb, unit ? "GPU" : "core", us, how.c_str());
+                }
+            FILE* f = open_or_die(codelets / (std::string("grain_d") + k.name + "." + host));
+            std::fprintf(f, "##################\n# Performance Model Version\n45\n\n");
+            std::fprintf(f, "####################\n# COMBs\n# number of combinations\n%d\n", 1 + gpus);
+            write_combination(f, 0, false, 0, rows[0]);
+            for (int dev = 0; dev < gpus; ++dev) write_combination(f, 1 + dev, true, dev, rows[1]);
+            std::fclose(f);
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: %s OUTDIR   (writes OUTDIR/bus and OUTDIR/codelets/45)\n", argv[0]);
+    if (argc != 2 && argc != 3) {
+        std::fprintf(stderr, "usage: %s OUTDIR [MEASURED]   (writes OUTDIR/bus and OUTDIR/codelets/45; MEASURED: the\n"
+                             "  .starpu/sampling of host grain-h100, for the grain-h100-Ngpu machines)\n", argv[0]);
         return 2;
     }
     const std::filesystem::path out = argv[1];
@@ -301,6 +484,7 @@ int main(int argc, char** argv) {
         for (const GpuKernel& k : gpu_kernels)
             for (char precision : {'s', 'd'}) write_hybrid_model(codelets, k, precision, hybrid, gpus);
     }
+    if (argc == 3) write_h100_machines(argv[2], bus, codelets);
     std::printf("tile kernel %.2f us; footprints: 2d task %08x, 3 tiles %08x, 4 tiles %08x, 2 tiles %08x\n",
                 kernel_us, task_footprint(panel_product), task_footprint(tiles(3)), task_footprint(tiles(4)),
                 task_footprint(tiles(2)));
