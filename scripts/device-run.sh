@@ -104,9 +104,12 @@ for phase in $phases; do
       } > "$out/machine.txt" 2>&1 || say "machine: a command failed (see machine.txt)" ;;
     calibrate)
       # Each operation calibrates the kernels it uses (potrf: potrf, trsm, syrk, gemm;
-      # getrf_nopiv: getrf, trsm, gemm); the phase's limit covers the three together.
+      # getrf_nopiv: getrf, trsm, gemm); the phase's limit covers the three together. One
+      # GPU kernel at a time (STARPU_CUDA_PIPELINE=0): with kernels queued on the stream, a
+      # kernel's measured time may include waiting for the one before it (the 2026-11-26
+      # loan measured a 256 dgemm at 31 us and a 512 dtrsm at 266 us).
       for op in potrf getrf_nopiv gemm; do
-        STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o $op -n "$((2 * top))" --scales "$scales" \
+        STARPU_CUDA_PIPELINE=0 STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o $op -n "$((2 * top))" --scales "$scales" \
           --split random:0.5 --niter 3 >> "$out/calibrate.csv" 2>> "$log"
         save_models  # after each operation: a cut run keeps what was measured
       done
