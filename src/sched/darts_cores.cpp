@@ -24,10 +24,10 @@ double expected_us(starpu_task* task, starpu_perfmodel_arch* arch) {
 }
 
 // A task's expected time on a core (us); 0 when no core can run it (no CPU kernel, or a
-// tile over RuntimeOptions::cpu_tile_limit) or its duration is unknown. Its duration there plus the transfer home of its data a GPU holds (tiles a GPU
-// task wrote), by StarPU's bus model: a core fetches its data when it starts the task,
-// where a GPU loads a planned task's inputs while it runs the previous ones, so the GPUs'
-// durations count no transfer.
+// tile over RuntimeOptions::cpu_tile_limit) or its duration is unknown. Its duration there
+// plus the transfer home of its data a GPU holds (tiles a GPU task wrote), by StarPU's bus
+// model: a core fetches its data when it starts the task, where a GPU loads a planned
+// task's inputs while it runs the previous ones, so the GPUs' durations count no transfer.
 double core_time_us(const State& s, starpu_task* task) {
     const int core = s.workers.cpu_worker;
     const double us =
