@@ -145,7 +145,11 @@ void start_starpu(const Settings& s) {
     conf.precedence_over_environment_variables = 1;
     conf.ncpus = s.ncpu.value;
     conf.ncuda = Runtime::has_cuda() ? s.ngpu.value : 0;
-    conf.nopencl = 0;
+    // grain has no OpenCL kernels: OpenCL workers run only an application's own codelets.
+    // GRAIN_NOPENCL starts some, e.g. on pocl's CPU device as a second memory node with
+    // real data for the tests of data coherency (tests/test_opencl_node.cpp).
+    const auto opencl = detail::env_integer("grain::Runtime", {"GRAIN_NOPENCL"}, 0, 64, "OpenCL workers");
+    conf.nopencl = opencl ? int(opencl->value) : 0;
     const std::string& sched = s.sched.value;
     // STARPU_SCHED says what grain resolved, for starpu_init only.
     const ScopedVariable sched_variable("STARPU_SCHED", detail::sched::select_policy(conf, sched));
