@@ -3,7 +3,10 @@
 # Idempotent: installs only the packages that are missing. Run as root (or with sudo).
 set -euo pipefail
 
-packages=(cmake make g++ pkg-config libstarpu-dev libglpk-dev liblapacke-dev libopenblas-dev libgtest-dev gnuplot-nox)
+# pocl-opencl-icd: an OpenCL device on the CPU, the second memory node of the OpenclNode
+# test (Debian's StarPU has OpenCL).
+packages=(cmake make g++ pkg-config libstarpu-dev libglpk-dev liblapacke-dev libopenblas-dev libgtest-dev gnuplot-nox
+          pocl-opencl-icd)
 
 missing=()
 for package in "${packages[@]}"; do
