@@ -15,7 +15,8 @@
 #      scripts/plot-trace.sh);
 #   4. table: grain against the vendor (cuBLAS dgemm, cuSOLVER dpotrf, dgetrf_nopiv) on the
 #      lp ladder, --vendor, $NITER runs each alternating grain and the vendor, sizes
-#      $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv;
+#      $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv (its medians:
+#      awk -F';' -f scripts/vendor-ratio.awk table.csv);
 #   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB): larger.csv.
 # Each phase runs under its own time limit ($LIMITS), each table case under CASE_LIMIT, so
 # the later ones still get theirs. Two calls do a loan's work:

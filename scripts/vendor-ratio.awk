@@ -1,6 +1,21 @@
-# Median grain/vendor GFlop/s ratio per (op, n, nb), from grain_testing --vendor CSV output:
+# Median grain/vendor GFlop/s ratio [lowest-highest] per (op, n, nb), from grain_testing
+# --vendor CSV output, with the median fractions of the GPU's FP64 peak where the rows
+# have them (GPU runs); several runs' outputs may follow one another (a header line
+# each; '#' lines are skipped):
 #   grain_testing ... --vendor --niter 5 | awk -F";" -f scripts/vendor-ratio.awk
 function median(s,   a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }; return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-{ key = $col["op"] " n=" $col["n"] " nb=" $col["nb"]; r[key] = r[key] " " $col["gflops"] / $col["vendor_gflops"]; g[key] = g[key] " " $col["gflops"]; v[key] = v[key] " " $col["vendor_gflops"] }
-END { for (k in r) printf "%s: median ratio %.3f  grain %.1f  vendor %.1f GFlop/s\n", k, median(r[k]), median(g[k]), median(v[k]) }
+/^#/ { next }
+$1 == "op" { split("", col); for (i = 1; i <= NF; i++) col[$i] = i; next }
+!("vendor_gflops" in col) { next }
+{ key = $col["op"] " n=" $col["n"] " nb=" $col["nb"]; ratio = $col["gflops"] / $col["vendor_gflops"]
+  if (!(key in r)) order[++keys] = key
+  r[key] = r[key] " " ratio; g[key] = g[key] " " $col["gflops"]; v[key] = v[key] " " $col["vendor_gflops"]
+  if (!(key in lo) || ratio < lo[key]) lo[key] = ratio
+  if (!(key in hi) || ratio > hi[key]) hi[key] = ratio
+  if ("peak" in col) p[key] = p[key] " " $col["peak"]
+  if ("vendor_peak" in col) vp[key] = vp[key] " " $col["vendor_peak"] }
+END { for (i = 1; i <= keys; i++) { k = order[i]
+        printf "%s: median ratio %.3f [%.3f-%.3f] over %d runs  grain %.1f  vendor %.1f GFlop/s", k, median(r[k]), lo[k], hi[k], split(r[k], t, " "), median(g[k]), median(v[k])
+        if (k in p) printf "  peak %.3f", median(p[k])
+        if (k in vp) printf "  vendor peak %.3f", median(vp[k])
+        printf "\n" } }
