@@ -98,9 +98,10 @@ for phase in $phases; do
         lscpu; free -g
         # OpenBLAS names the core kernels it chose; a VM that hides the CPU model may get
         # generic ones. One core's dgemm with that choice, then with SkylakeX's.
-        OPENBLAS_VERBOSE=2 "$driver" -o gemm -n "$core_n" -b "$core_n" -t 1 -g 0 --niter 2 2>&1 | grep -i 'core\|^gemm'
-        OPENBLAS_CORETYPE=SkylakeX OPENBLAS_VERBOSE=2 "$driver" -o gemm -n "$core_n" -b "$core_n" -t 1 -g 0 --niter 2 2>&1 |
-          grep -i 'core\|^gemm'
+        for coretype in "" SkylakeX; do
+          env ${coretype:+OPENBLAS_CORETYPE=$coretype} OPENBLAS_VERBOSE=2 "$driver" -o gemm -n "$core_n" -b "$core_n" -t 1 -g 0 --niter 2 2>&1 |
+            grep -i 'core\|^gemm'
+        done
         "$driver" -o potrf -n "$top" -b "$((top / 2))" -H
       } > "$out/machine.txt" 2>&1 || say "machine: a command failed (see machine.txt)" ;;
     calibrate)

@@ -41,7 +41,8 @@ case $machine:$gpus in
   hybrid:0) host=grain-cpu ;;
   hybrid:1 | hybrid:2 | hybrid:4) host=grain-hybrid-${gpus}gpu ;;
   h100:1 | h100:2 | h100:4) host=grain-h100-${gpus}gpu ;;
-  hybrid:* | h100:*) echo "$0: --gpus $gpus: the simulated $machine machines have $([ "$machine" = h100 ] && echo 1, 2 or 4 || echo 0, 1, 2 or 4) GPUs (sim/README.md)" >&2; exit 2 ;;
+  hybrid:*) echo "$0: --gpus $gpus: the simulated hybrid machines have 0, 1, 2 or 4 GPUs (sim/README.md)" >&2; exit 2 ;;
+  h100:*) echo "$0: --gpus $gpus: the simulated H100 machines have 1, 2 or 4 GPUs (sim/README.md)" >&2; exit 2 ;;
   *) echo "$0: --machine $machine: hybrid or h100" >&2; exit 2 ;;
 esac
 if [ "$cpus" -lt 1 ] || [ "$cpus" -gt 64 ]; then

@@ -80,7 +80,7 @@ namespace {
 
 // The options, resolved against the environment and checked before StarPU starts.
 struct Settings {
-    detail::Setting<int> ncpu, ngpu, gpu_memory, window, lp_period, cpu_tile_limit;
+    detail::Setting<int> ncpu, ngpu, gpu_memory, window, lp_period, cpu_tile_limit, nopencl;
     bool nancheck;
     detail::Setting<std::string> sched, split;
 };
@@ -117,6 +117,10 @@ Settings resolve(const RuntimeOptions& o) {
                resolve_count(who, o.lp_period, "lp_period", {"GRAIN_LP_PERIOD"}, detail::default_lp_period),
                resolve_count(who, o.cpu_tile_limit, "cpu_tile_limit", {"GRAIN_CPU_TILE_LIMIT"},
                              detail::default_cpu_tile_limit),
+               // grain has no OpenCL kernels: OpenCL workers run only an application's own
+               // codelets. GRAIN_NOPENCL starts some, e.g. on pocl's CPU device as a second
+               // memory node with real data for tests (tests/test_opencl_node.cpp).
+               resolve_count(who, -1, "nopencl", {"GRAIN_NOPENCL"}, 0),
                resolve_nancheck(who, o.nancheck),
                resolve_text(o.sched, "sched", {"GRAIN_SCHED", "STARPU_SCHED"}, "prio"),
                resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "none")};
@@ -145,11 +149,7 @@ void start_starpu(const Settings& s) {
     conf.precedence_over_environment_variables = 1;
     conf.ncpus = s.ncpu.value;
     conf.ncuda = Runtime::has_cuda() ? s.ngpu.value : 0;
-    // grain has no OpenCL kernels: OpenCL workers run only an application's own codelets.
-    // GRAIN_NOPENCL starts some, e.g. on pocl's CPU device as a second memory node with
-    // real data for the tests of data coherency (tests/test_opencl_node.cpp).
-    const auto opencl = detail::env_integer("grain::Runtime", {"GRAIN_NOPENCL"}, 0, 64, "OpenCL workers");
-    conf.nopencl = opencl ? int(opencl->value) : 0;
+    conf.nopencl = s.nopencl.value;
     const std::string& sched = s.sched.value;
     // STARPU_SCHED says what grain resolved, for starpu_init only.
     const ScopedVariable sched_variable("STARPU_SCHED", detail::sched::select_policy(conf, sched));
