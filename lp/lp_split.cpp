@@ -210,7 +210,8 @@ private:
         update_durations(counters);
         for (int t = 0; t < kinds; ++t)
             for (int l = 0; l < levels_; ++l)
-                inputs_.pending[kind(t, l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()));
+                inputs_.pending[kind(t, l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()) +
+                                                     counters.announced(Kernel(t), l));
         const lp::Solution solution = lp_.solve(inputs_);
         if (solution.solved) {  // else keep the last good ratios
             targets_ = solution.ratio;

@@ -26,8 +26,20 @@ public:
     // reset() keeps it. Written and read by the submitting thread.
     double call_flops = 0;
 
+    // Tasks the routine calls announced (begin_call) and have not submitted yet, per
+    // operation and level: the work a split policy knows is coming, which the submitted
+    // counters do not show yet. Not a statistic either. Written and read by the
+    // submitting thread.
+    int64_t announced(Kernel op, int level) const { return announced_[size_t(op)][size_t(level)]; }
+    void announce(Kernel op, int level, int64_t tasks) { announced_[size_t(op)][size_t(level)] += tasks; }
+    void submitted(Kernel op, int level) {
+        int64_t& a = announced_[size_t(op)][size_t(level)];
+        if (a > 0) --a;
+    }
+
 private:
     std::array<std::array<TaskCounters, max_levels>, kernel_count> slots_;
+    std::array<std::array<int64_t, max_levels>, kernel_count> announced_{};
 };
 
 }  // namespace grain::detail

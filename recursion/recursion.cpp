@@ -63,6 +63,7 @@ void Recursion::set_trace(bool on) {
 bool Recursion::decide(const TaskSite& site) {
     TaskCounters& counts = counters_.at(site.op, site.level);
     ++counts.submitted;
+    counters_.submitted(site.op, site.level);
     if (site.level + 1 >= site.levels) return false;
     // With GPUs, a task is left whole when its output tile is valid only on a GPU (StarPU
     // partitions it in host memory: a split would move it there and back), or is being
@@ -79,9 +80,12 @@ bool Recursion::decide(const TaskSite& site) {
     return true;
 }
 
-void Recursion::begin_call(const std::array<int64_t, kernel_count>& tasks, int nb) {
+void Recursion::begin_call(const std::array<int64_t, kernel_count>& tasks, int nb, int level) {
     if (counters_.in_flight() <= 0) counters_.call_flops = 0;
-    for (size_t k = 0; k < tasks.size(); ++k) counters_.call_flops += double(tasks[k]) * kernel_flops(Kernel(k), nb);
+    for (size_t k = 0; k < tasks.size(); ++k) {
+        counters_.call_flops += double(tasks[k]) * kernel_flops(Kernel(k), nb);
+        counters_.announce(Kernel(k), level, tasks[k]);
+    }
 }
 
 void Recursion::wait_for_window() const {

@@ -39,9 +39,10 @@ public:
     bool decide(const TaskSite& site);
     // A routine call is about to submit `tasks` (per kernel, Kernel order) on nb x nb
     // tiles at its top level: adds their flops to the calls' work in flight
-    // (Counters::call_flops), which starts anew when no kernel is in flight. Every tile
-    // counts as full.
-    void begin_call(const std::array<int64_t, kernel_count>& tasks, int nb);
+    // (Counters::call_flops), which starts anew when no kernel is in flight, and
+    // announces them at `level` until they are submitted (Counters::announced). Every
+    // tile counts as full.
+    void begin_call(const std::array<int64_t, kernel_count>& tasks, int nb, int level);
     // Blocks while `window` kernels are submitted and not finished (until half of them
     // are), so that decisions taken at submission see the state the machine is in.
     void wait_for_window() const;

@@ -42,11 +42,14 @@ awk -v a="$two" -v b="$sixteen" 'BEGIN {
 # With a GPU, the policy also solves at the first decision on a kind (operation, level)
 # the last solve had no pending task of, instead of letting the workers' need, counted in
 # cores, split it (lp_split.cpp): a solve sooner than the period (50 tasks) must come at
-# such a kind, and some must (4 cores + one simulated GPU, getrf_nopiv n=4096: 13 of 19
-# solves when written; none before the rule).
+# such a kind, and some must. The first solve sees every top-level task a call announced,
+# so within one factorization no kind is new (getrf_nopiv n=4096 had 13 early solves of
+# 19 before the calls announced their tasks, none since); a second call is where one comes:
+# posv is potrf, then potrs's triangular solves (4 cores + one simulated GPU, n=4096,
+# 2048 right-hand sides: 2 of the 4 solves after the first when written).
 stats=$(mktemp)
 trap 'rm -f "$stats"' EXIT
-bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus 4 -o getrf_nopiv -n 4096 \
+bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus 4 -o posv -n 4096 --nrhs 2048 \
   --scales 2048,1024,512,256 --split lp --lp-period 50 --sched dmdar --lp-stats "$stats" >/dev/null 2>&1
 awk -F';' -v period=50 '
   NR == 1 { next }

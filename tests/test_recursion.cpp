@@ -202,6 +202,11 @@ TEST(Recursion, LpPolicySolvesEveryPeriod) {
     ASSERT_GE(s.lp.solves, 2);
     EXPECT_EQ(s.lp.history[0].submitted, 1);  // the first task is a decision at level 0
     EXPECT_TRUE(s.lp.history[0].cause == "first" || s.lp.history[0].cause == "ladder") << s.lp.history[0].cause;
+    // That first solve sees the whole call: its level-0 tasks not submitted yet are
+    // pending work for the LP, not only the one being decided.
+    for (size_t op = 0; op < s.operations.size(); ++op)
+        EXPECT_EQ(s.lp.history[0].pending[op * size_t(s.lp.levels)], double(s.at(s.operations[op], 0).submitted))
+            << s.operations[op];
     const bool gpus = starpu_cuda_worker_get_count() > 0;
     for (size_t i = 1; i < s.lp.history.size(); ++i) {
         const LpSolve& solve = s.lp.history[i];

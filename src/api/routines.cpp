@@ -52,7 +52,7 @@ void require_same_tiles(const char* routine, const Matrix<T>& A, const char* nam
 template <typename T, typename Algorithms>
 Request submit(const Matrix<T>& A, Algorithms algorithms) {
     detail::Recursion& recursion = detail::active_recursion("grain");
-    if (A.level() + 1 < int(A.scales().size())) recursion.begin_call(detail::count_tasks(algorithms), A.nb());
+    if (A.level() + 1 < int(A.scales().size())) recursion.begin_call(detail::count_tasks(algorithms), A.nb(), A.level());
     Request request;
     algorithms(Context{&detail::RequestAccess::state(request), &recursion, 0, 0});
     return request;
