@@ -36,7 +36,8 @@ bool valid(const Inputs& in) {
            finite_and_nonnegative(in.duration, tl * size_t(s.units)) &&
            finite_and_nonnegative(in.workers, size_t(s.units)) &&
            finite_and_nonnegative(in.available, size_t(s.units)) &&
-           finite_and_nonnegative(in.min_tasks, size_t(s.units));
+           finite_and_nonnegative(in.min_tasks, size_t(s.units)) &&
+           (in.runs.empty() || in.runs.size() == tl * size_t(s.units));
 }
 
 }  // namespace
@@ -129,8 +130,14 @@ void GranularityLp::set_unit_rows(const Inputs& in, double most_tasks) {
     std::vector<double> value(size_t(at.columns()) + 1);
     // (4) asks for no more tasks than the pending work can give, shared out in
     // proportion, so that it never makes the problem infeasible.
+    const auto runs_some = [&](int u) {
+        for (int tl = 0; tl < s.types * s.levels; ++tl)
+            if (in.runs.empty() || in.runs[size_t(tl * s.units + u)]) return true;
+        return false;
+    };
     double wanted = 0;
-    for (int u = 0; u < s.units; ++u) wanted += in.workers[size_t(u)] * in.min_tasks[size_t(u)];
+    for (int u = 0; u < s.units; ++u)
+        if (runs_some(u)) wanted += in.workers[size_t(u)] * in.min_tasks[size_t(u)];
     const double share = wanted > most_tasks ? most_tasks / wanted : 1;
     for (int u = 0; u < s.units; ++u) {  // (3) and (4)
         int n = 0, m = 0;
@@ -138,14 +145,17 @@ void GranularityLp::set_unit_rows(const Inputs& in, double most_tasks) {
         std::vector<double> ones(min_index.size(), 1.0);
         for (int t = 0; t < s.types; ++t)
             for (int l = 0; l < s.levels; ++l) {
-                const double ex = in.duration[size_t((t * s.levels + l) * s.units + u)];
+                const size_t k = size_t((t * s.levels + l) * s.units + u);
+                const bool runs = in.runs.empty() || in.runs[k];
+                glp_set_col_bnds(problem_, at.executed(t, l, u), runs ? GLP_LO : GLP_FX, 0, 0);
+                const double ex = in.duration[k];
                 if (ex > 0) index[size_t(++n)] = at.executed(t, l, u), value[size_t(n)] = ex;
                 min_index[size_t(++m)] = at.executed(t, l, u);
             }
         index[size_t(++n)] = at.makespan(), value[size_t(n)] = -in.available[size_t(u)] * in.workers[size_t(u)];
         glp_set_mat_row(problem_, at.time_row(u), n, index.data(), value.data());
         glp_set_mat_row(problem_, at.min_row(u), m, min_index.data(), ones.data());
-        const double minimum = in.workers[size_t(u)] * in.min_tasks[size_t(u)] * share;
+        const double minimum = runs_some(u) ? in.workers[size_t(u)] * in.min_tasks[size_t(u)] * share : 0;
         glp_set_row_bnds(problem_, at.min_row(u), minimum > 0 ? GLP_LO : GLP_FR, minimum, 0);
     }
 }

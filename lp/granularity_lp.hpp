@@ -6,6 +6,8 @@
 //   minimize exT subject to
 //   (1) for every t, l:  sum_u Ne[t][l][u] + Ns[t][l] - sum_p nch[t][p][l] * Ns[p][l-1] = Ntot[t][l]
 //   (2) for every t:     Ns[t][L] = 0                      (no split at the last level)
+//                        Ne[t][l][u] = 0 where u cannot run (t, l) (cores, tiles over
+//                        RuntimeOptions::cpu_tile_limit)
 //   (3) for every u:     sum_{t,l} Ex[t][l][u] * Ne[t][l][u] - Idle[u] * R[u] * exT <= 0
 //   (4) for every u:     sum_{t,l} Ne[t][l][u] >= R[u] * MinN[u] * c   (a lower bound,
 //                        whatever the slides' typesetting)
@@ -37,6 +39,9 @@ struct Inputs {
     std::vector<double> workers;    // R[u]
     std::vector<double> available;  // Idle[u]: the share of u's workers available, in [0, 1]
     std::vector<double> min_tasks;  // MinN[u]: tasks each worker of type u should get
+    // Whether type u runs (t, l) at all, indexed as duration; empty: every unit runs
+    // every kind. A unit that runs no kind is asked for no task in (4).
+    std::vector<bool> runs;
 };
 
 struct Solution {

@@ -12,6 +12,7 @@
 #include "recursion/tasks.hpp"
 #include "lp_tuning.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/starpu/codelets.hpp"
 #include "src/starpu/perf_models.hpp"
 
 namespace grain::detail {
@@ -182,6 +183,18 @@ private:
         }
     }
 
+    // While GPUs run, the cores run no tile over the limit (codelets.cpp): the LP must
+    // not count on them for such tasks, or it leaves the tasks whole for cores that
+    // never take them.
+    void update_runs() {
+        const int limit = cpu_tile_limit();
+        const size_t units = units_.size();
+        inputs_.runs.assign(size_t(kinds * levels_) * units, true);
+        if (units == 1 || limit <= 0) return;
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l) inputs_.runs[kind(t, l) * units] = scales_[size_t(l)] <= limit;
+    }
+
     // The types submitted so far, and those their splits create.
     std::vector<bool> types_in_run(const Counters& counters) const {
         std::vector<bool> in(size_t(kinds), false);
@@ -208,6 +221,7 @@ private:
         if (new_ladder) learn_ladder(new_ladder->levels, *new_ladder->scales, new_ladder->precision);
         solved_at_ = int64_t(submitted_tasks(counters));
         update_durations(counters);
+        update_runs();
         for (int t = 0; t < kinds; ++t)
             for (int l = 0; l < levels_; ++l)
                 inputs_.pending[kind(t, l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()) +

@@ -181,6 +181,35 @@ TEST(Lp, PrefersSplittingTrsmOverGemm) {
     EXPECT_GT(ratio(in, s, TRSM, 0), 0);
 }
 
+// Cores that may not run top-level tiles (RuntimeOptions::cpu_tile_limit) get their
+// share of the work only by splitting; cores that run nothing at all are asked for no
+// task, and the problem stays feasible.
+TEST(Lp, KindsAUnitCannotRunAreNotGivenToIt) {
+    GranularityLp lp;
+    Inputs in = slides(62, 100, 0);
+    for (int t = GEMM; t <= SYRK; ++t)  // cores now prefer the large tiles
+        duration(in, t, 1, CPU) = duration(in, t, 0, CPU) / 8 * 1.2;
+    const Solution free = lp.solve(in);
+    ASSERT_TRUE(free.solved);
+    ASSERT_GT(executed(in, free, GEMM, 0, CPU), 1);  // else the test shows nothing
+    in.runs.assign(in.duration.size(), true);
+    for (int t = GEMM; t <= SYRK; ++t) in.runs[size_t((t * 2 + 0) * 2 + CPU)] = false;
+    const Solution limited = lp.solve(in);
+    ASSERT_TRUE(limited.solved);
+    EXPECT_EQ(executed(in, limited, GEMM, 0, CPU), 0);
+    EXPECT_GE(gemms_on_cpus(in, limited), 1);
+    EXPECT_GT(ratio(in, limited, GEMM, 0), 0);
+    EXPECT_GE(limited.makespan, free.makespan - 1e-9);
+    in.min_tasks = {2, 16};
+    for (int t = GEMM; t <= SYRK; ++t) in.runs[size_t((t * 2 + 1) * 2 + CPU)] = false;
+    const Solution gpus_only = lp.solve(in);
+    ASSERT_TRUE(gpus_only.solved);
+    EXPECT_EQ(gemms_on_cpus(in, gpus_only), 0);
+    EXPECT_NEAR(gpus_only.makespan, 100.0 / 2, 1e-6);  // 100 GEMMs of 1 s on 2 GPUs
+    in.runs.assign(3, true);  // neither empty nor one per duration
+    EXPECT_FALSE(lp.solve(in).solved);
+}
+
 TEST(Lp, DegenerateInputsGiveSaneAnswers) {
     GranularityLp lp;
     Inputs none = slides(62, 0, 0);  // nothing pending
