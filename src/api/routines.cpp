@@ -17,6 +17,7 @@
 #include "src/base/overlap.hpp"
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/starpu/matrix_access.hpp"
 #include "src/starpu/nan_check.hpp"
 
 namespace grain {
@@ -56,6 +57,31 @@ Request submit(const Matrix<T>& A, Algorithms algorithms) {
     Request request;
     algorithms(Context{&detail::RequestAccess::state(request), &recursion, 0, 0});
     return request;
+}
+
+// A synchronous call's outputs go back to the caller: with a memory node besides main
+// memory (GPUs), each output tile is fetched home as soon as its last task ends (an
+// asynchronous acquire in host memory, released once there), so the copies overlap the
+// rest of the call instead of following it; then waits. StarPU's wont_use, which asks for
+// an idle-time copy, left tiles on an OpenCL device for good. A tile the call split is
+// read whole for it, which gathers its sub-tiles, as any later use would.
+void release_at_home(void* handle) {
+    starpu_data_release_on_node(static_cast<starpu_data_handle_t>(handle), STARPU_MAIN_RAM);
+}
+
+template <typename T, typename... Outputs>
+int wait_for_result(Request request, const Matrix<T>& out, const Outputs&... more) {
+    if (starpu_memory_nodes_get_count() > 1) {
+        for (const Matrix<T>* M : {&out, &more...}) {
+            const detail::TileStorage<T>& s = MatrixAccess::storage(*M);
+            const int i0 = MatrixAccess::first_tile_row(*M), j0 = MatrixAccess::first_tile_col(*M);
+            for (int j = j0; j < j0 + M->nt(); ++j)
+                for (int i = i0; i < i0 + M->mt(); ++i)
+                    if (starpu_data_handle_t h = s.registered_handle(i, j))
+                        starpu_data_acquire_on_node_cb(h, STARPU_MAIN_RAM, STARPU_R, release_at_home, h);
+        }
+    }
+    return request.wait();
 }
 
 // Where a view of a user's array is in memory; none for a view of grain's own storage,
@@ -236,7 +262,7 @@ Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matr
 
 template <typename T>
 int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
-    return gemm_async(transa, transb, alpha, A, B, beta, C).wait();
+    return wait_for_result(gemm_async(transa, transb, alpha, A, B, beta, C), C);
 }
 
 template <typename T>
@@ -251,7 +277,7 @@ Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Mat
 
 template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
-    return trsm_async(side, uplo, trans, diag, alpha, A, B).wait();
+    return wait_for_result(trsm_async(side, uplo, trans, diag, alpha, A, B), B);
 }
 
 template <typename T>
@@ -269,7 +295,7 @@ Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Mat
 
 template <typename T>
 int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
-    return syrk_async(uplo, trans, alpha, A, beta, C).wait();
+    return wait_for_result(syrk_async(uplo, trans, alpha, A, beta, C), C);
 }
 
 namespace {
@@ -316,7 +342,7 @@ Request potrf_async(Uplo uplo, Matrix<T>& A) {
 
 template <typename T>
 int potrf(Uplo uplo, Matrix<T>& A) {
-    return potrf_request(uplo, A, NanCheck::Yes).wait();
+    return wait_for_result(potrf_request(uplo, A, NanCheck::Yes), A);
 }
 
 template <typename T>
@@ -326,7 +352,7 @@ Request potrs_async(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
-    return potrs_request(uplo, A, B, NanCheck::Yes).wait();
+    return wait_for_result(potrs_request(uplo, A, B, NanCheck::Yes), B);
 }
 
 template <typename T>
@@ -346,8 +372,9 @@ int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
     if (const int info = nan_info<T>(NanCheck::Yes, {{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}}))
         return info;
     // Two requests, so that B stays untouched when the factorization fails.
-    const int info = submit(A, [&](const Context& ctx) { algorithms::potrf(ctx, uplo, A); }).wait();
-    return info != 0 ? info : submit(A, [&](const Context& ctx) { algorithms::potrs(ctx, uplo, A, B); }).wait();
+    const int info = wait_for_result(submit(A, [&](const Context& ctx) { algorithms::potrf(ctx, uplo, A); }), A);
+    return info != 0 ? info
+                     : wait_for_result(submit(A, [&](const Context& ctx) { algorithms::potrs(ctx, uplo, A, B); }), B);
 }
 
 template <typename T>
@@ -357,7 +384,7 @@ Request getrf_nopiv_async(Matrix<T>& A) {
 
 template <typename T>
 int getrf_nopiv(Matrix<T>& A) {
-    return getrf_nopiv_request(A, NanCheck::Yes).wait();
+    return wait_for_result(getrf_nopiv_request(A, NanCheck::Yes), A);
 }
 
 template <typename T>
@@ -367,7 +394,7 @@ Request getrs_nopiv_async(const Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 int getrs_nopiv(const Matrix<T>& A, Matrix<T>& B) {
-    return getrs_nopiv_request(A, B, NanCheck::Yes).wait();
+    return wait_for_result(getrs_nopiv_request(A, B, NanCheck::Yes), B);
 }
 
 template <typename T>
@@ -385,8 +412,9 @@ int gesv_nopiv(Matrix<T>& A, Matrix<T>& B) {
     if (const int info = nan_info<T>(NanCheck::Yes, {{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
         return info;
     // Two requests, so that B stays untouched when the factorization fails.
-    const int info = submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); }).wait();
-    return info != 0 ? info : submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); }).wait();
+    const int info = wait_for_result(submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); }), A);
+    return info != 0 ? info
+                     : wait_for_result(submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); }), B);
 }
 
 // ---- LAPACK layout ----
