@@ -115,6 +115,26 @@ TEST(Darts, ThreeInputsLoadsTheDataThatCompletesMostTasks) {
     }
 }
 
+// OPTI with 3inputs (the paper's DARTS+LUF+OPTI-3inputs) stops the second search at the
+// first data that completes a task with one more load, not the one that completes most.
+TEST(Darts, OptiCutsTheThreeInputsSearchShortToo) {
+    for (const bool opti : {false, true}) {
+        SCOPED_TRACE(opti);
+        Darts darts(1, 6, {true, opti, 1});
+        const TaskId alone = darts.add_task({0});
+        const TaskId a = darts.add_task({0, 1, 2});
+        const TaskId b = darts.add_task({0, 3, 4});
+        const TaskId c = darts.add_task({0, 3, 5});
+        EXPECT_EQ(darts.pop(0), alone);
+        // Data 1 completes task a with one more load; data 3 completes b and c.
+        const TaskId second = darts.pop(0);
+        if (opti)
+            EXPECT_EQ(second, a);
+        else
+            EXPECT_TRUE(second == b || second == c);
+    }
+}
+
 TEST(Darts, LufEvictsWhatTheFutureUsesLeast) {
     // After a few requests on a 2D product, the victim among the data in memory is one
     // no task of the buffer reads, read by the fewest planned tasks (Algorithm 6, by

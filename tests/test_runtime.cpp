@@ -206,7 +206,8 @@ TEST(Runtime, BadSettingsInTheEnvironmentAreRefusedByName) {
     } cases[] = {{"GRAIN_WINDOW", "12x", "prio"},      {"GRAIN_LP_PERIOD", "-3", "prio"},
                  {"GRAIN_GPU_MEMORY", "lots", "prio"}, {"GRAIN_DARTS_PREFETCH", "abc", "darts"},
                  {"GRAIN_DARTS_PREFETCH", "-1", "darts"}, {"GRAIN_NANCHECK", "2", "prio"},
-                 {"GRAIN_NANCHECK", "yes", "prio"}};
+                 {"GRAIN_NANCHECK", "yes", "prio"},      {"GRAIN_DARTS_SEED", "-2", "darts"},
+                 {"GRAIN_DARTS_SEED", "1e3", "darts-opti-3inputs"}};
     for (const auto& c : cases) {
         SCOPED_TRACE(std::string(c.variable) + "=" + c.value);
         ::setenv(c.variable, c.value, 1);

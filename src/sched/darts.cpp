@@ -186,7 +186,8 @@ bool Darts::fill(Gpu& g, bool may_pick) {
         return true;
     }
     // Lines 12-13: a task that needs several loads; with three_inputs, one of those
-    // freed by the data that completes the most tasks with one more load. Otherwise a
+    // freed by the data that completes the most tasks with one more load (with opti too,
+    // the first data that completes one: OPTI cuts both searches short). Otherwise a
     // random one of the most urgent (Algorithm 5: of all; the paper's sets have one
     // priority): in a factorization's trailing update no data frees a task alone, and a
     // pick among all its tasks would leave the one on the critical path to chance.
@@ -194,7 +195,7 @@ bool Darts::fill(Gpu& g, bool may_pick) {
     TaskId t = no_task;
     if (options_.three_inputs) {
         const DataId d = best_data(
-            g, [&](DataId x) { return g.pair_with[size_t(x)]; }, [](DataId) { return int64_t(0); }, false);
+            g, [&](DataId x) { return g.pair_with[size_t(x)]; }, [](DataId) { return int64_t(0); }, options_.opti);
         if (d != no_data)
             for (TaskId u : users_[size_t(d)])
                 if (in_pool(u) && g.missing[size_t(u)] == 2) {

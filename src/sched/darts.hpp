@@ -33,7 +33,8 @@ struct DartsOptions {
     // When no data frees a task alone, pick the data that frees the most tasks with one
     // more load (tasks with 3+ inputs), instead of a random one of the most urgent.
     bool three_inputs = false;
-    // Stop at the first data that frees a task instead of looking for the best one.
+    // Stop at the first data that frees a task instead of looking for the best one (and,
+    // with three_inputs, at the first that completes a task with one more load).
     bool opti = false;
     uint64_t seed = 1;  // ties are broken at random, reproducibly
 };

@@ -2,7 +2,8 @@
 // grain's StarPU scheduling policies around DARTS (darts.hpp): "darts" (with LUF
 // eviction where the StarPU build has the victim-selector hook, see
 // scripts/starpu-patches/04-victim-selector.patch), "darts-lru" (DARTS with StarPU's
-// LRU eviction), and the variants "darts-3inputs", "darts-opti" and "darts-wb" (with LUF).
+// LRU eviction), and the variants "darts-3inputs", "darts-opti",
+// "darts-opti-3inputs" and "darts-wb" (with LUF).
 //
 // GPU (CUDA) workers ask DARTS for their tasks. CPU workers have their own path: they
 // run the tasks that have no CUDA implementation (first come, first served), and take a

@@ -1,9 +1,10 @@
 // The darts policies: one starpu_sched_policy per variant, and the choice of one before
-// starpu_init, which is also when GRAIN_DARTS_PREFETCH is read and checked (StarPU's
-// callbacks must not throw).
+// starpu_init, which is also when GRAIN_DARTS_PREFETCH and GRAIN_DARTS_SEED are read and
+// checked (StarPU's callbacks must not throw).
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,6 +25,7 @@ const Variant variants[] = {
     {"darts-lru", "DARTS with LRU eviction (grain)", {}, false, false},
     {"darts-3inputs", "DARTS, 3inputs variant, with LUF eviction (grain)", {true, false}, true, false},
     {"darts-opti", "DARTS, OPTI variant, with LUF eviction (grain)", {false, true}, true, false},
+    {"darts-opti-3inputs", "DARTS, OPTI and 3inputs variants, with LUF eviction (grain)", {true, true}, true, false},
     {"darts-wb", "DARTS with LUF eviction, outputs written home as tasks end (grain)", {}, true, true},
 };
 constexpr size_t variant_count = sizeof(variants) / sizeof(variants[0]);
@@ -46,10 +48,25 @@ std::optional<size_t> prefetch_from_environment(const std::string& policy) {
     return size_t(v->value);
 }
 
+// GRAIN_DARTS_SEED as select_policy read it: the seed of DARTS's random choices (ties,
+// and picks among the most urgent tasks); unset: 1. Repetitions of a simulated run
+// differ only through it.
+std::optional<uint64_t> seed_setting;
+
+std::optional<uint64_t> seed_from_environment(const std::string& policy) {
+    const std::string who = "grain::Runtime (" + policy + ")";
+    const auto v = env_integer(who.c_str(), {"GRAIN_DARTS_SEED"}, 0, std::numeric_limits<long>::max(),
+                               "the seed of DARTS's random choices");
+    if (!v) return std::nullopt;
+    return uint64_t(v->value);
+}
+
 // StarPU's init_sched gets only the context: one instantiation per variant.
 template <size_t V>
 void init_variant(unsigned ctx) {
-    policy::init(ctx, variants[V], prefetch_setting);
+    Variant v = variants[V];
+    if (seed_setting) v.options.seed = *seed_setting;
+    policy::init(ctx, v, prefetch_setting);
 }
 
 template <size_t V>
@@ -92,7 +109,8 @@ std::string select_policy(starpu_conf& conf, const std::string& name) {
         conf.sched_policy_name = name.c_str();
         return name;
     }
-    prefetch_setting = prefetch_from_environment(name);  // throws before conf changes
+    prefetch_setting = prefetch_from_environment(name);  // these throw before conf changes
+    seed_setting = seed_from_environment(name);
     conf.sched_policy = &policies[v];
     conf.sched_policy_name = nullptr;
     return "";
