@@ -83,17 +83,22 @@ std::vector<Buffer> tiles(int n) { return std::vector<Buffer>(size_t(n), Buffer{
 // block-column of B (3840 x 960) into a 960 x 960 tile of C: four tile kernels.
 constexpr int panel = 4 * tile;
 const std::vector<Buffer> panel_product = {{tile, panel}, {panel, tile}, {tile, tile}};
+const std::vector<Buffer> panel_inputs = {{tile, panel}, {panel, tile}};
 
 // The other tasks are one 960^3 SGEMM-equivalent kernel each; only their buffers, hence
-// their footprints, differ.
+// their footprints, differ. With grain_sched_bench's --outputs none, a task lacks its
+// last buffer (its private output): 3d's A, B then, and Cholesky's gemm A, B, C is the
+// footprint of 3d's A, B, out.
 const std::vector<Model> models = {
     {"grain_sim_gemm",
      {{panel_product, 4 * gemm_flops},  // 2d, 2d-random, sparse
-      {tiles(3), gemm_flops},           // 3d: A, B, C
+      {panel_inputs, 4 * gemm_flops},   // the same, --outputs none
+      {tiles(2), gemm_flops},           // 3d, --outputs none: A, B
+      {tiles(3), gemm_flops},           // 3d: A, B, out; cholesky gemm, --outputs none: A, B, C
       {tiles(4), gemm_flops}}},         // cholesky gemm: A, B, C, out
-    {"grain_sim_potrf", {{tiles(2), gemm_flops}}},  // A_kk, out
-    {"grain_sim_trsm", {{tiles(3), gemm_flops}}},   // A_kk, A_mk, out
-    {"grain_sim_syrk", {{tiles(3), gemm_flops}}},   // A_nk, A_nn, out
+    {"grain_sim_potrf", {{tiles(1), gemm_flops}, {tiles(2), gemm_flops}}},  // A_kk (, out)
+    {"grain_sim_trsm", {{tiles(2), gemm_flops}, {tiles(3), gemm_flops}}},   // A_kk, A_mk (, out)
+    {"grain_sim_syrk", {{tiles(2), gemm_flops}, {tiles(3), gemm_flops}}},   // A_nk, A_nn (, out)
 };
 
 std::string hostname(int gpus) { return "grain-v100-" + std::to_string(gpus) + "gpu"; }

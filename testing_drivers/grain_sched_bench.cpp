@@ -7,9 +7,12 @@
 // Every task is one 960^3 SGEMM-equivalent kernel of a CUDA-only codelet that is never
 // run: SimGrid advances the clock by the codelet's performance model (sim/codelets) and
 // moves the tiles over the simulated bus (sim/bus). Tasks have no dependencies: each one
-// reads its inputs (STARPU_R) and writes a private output tile (STARPU_W) that no other
-// task touches, so neither sequential consistency nor StarPU's run-time R/W exclusion
-// orders them. For 3D that means one output tile per (i,j,k), for Cholesky one per task.
+// reads its inputs (STARPU_R) and, with --outputs private (the default), writes a private
+// output tile (STARPU_W) that no other task touches, so neither sequential consistency
+// nor StarPU's run-time R/W exclusion orders them. For 3D that means one output tile per
+// (i,j,k), for Cholesky one per task; they take GPU memory and go home when evicted. With
+// --outputs none tasks only read, as in the DARTS paper's model ("we do not consider the
+// output data of tasks").
 //
 // Each (scenario, scheduler, size) runs in its own process (this program started again
 // with --run-one), so runs share no StarPU or SimGrid state.
@@ -59,6 +62,7 @@ struct Options {
     int gpu_mem_mb = 500;
     int malloc_cost = 1;  // StarPU's default: simulated cudaMalloc/cudaFree costs
     unsigned seed = 1;
+    bool outputs = true;  // --outputs private (true) or none
     std::string sim_dir = GRAIN_SIM_DIR;
     bool run_one = false;
 };
@@ -79,7 +83,7 @@ struct Failure {
                  "grain_sched_bench: %s\n"
                  "usage: grain_sched_bench [--scenario 2d|2d-random|3d|cholesky|sparse[,...]] [--gpus 1|2|4]\n"
                  "         [--gpu-mem MB] [--sched eager,dmda,dmdar] [--sizes a,b,c | start:end:step]\n"
-                 "         [--seed S] [--malloc-cost 0|1] [--sim-dir DIR]\n",
+                 "         [--seed S] [--outputs private|none] [--malloc-cost 0|1] [--sim-dir DIR]\n",
                  why.c_str());
     throw Failure{2};
 }
@@ -134,6 +138,10 @@ Options parse(int argc, char** argv) {
         else if (arg == "--gpu-mem") o.gpu_mem_mb = to_int(value, "--gpu-mem");
         else if (arg == "--seed") o.seed = unsigned(to_int(value, "--seed"));
         else if (arg == "--malloc-cost") o.malloc_cost = to_int(value, "--malloc-cost");
+        else if (arg == "--outputs") {
+            if (value != "private" && value != "none") usage("--outputs must be private or none");
+            o.outputs = value == "private";
+        }
         else if (arg == "--sim-dir") o.sim_dir = value;
         else usage("unknown option " + arg);
     }
@@ -297,7 +305,7 @@ void count_execution(void*) { ++executed; }  // the task callback
 struct Codelet {
     starpu_perfmodel model{};
     starpu_codelet cl{};
-    Codelet(const char* symbol, int ninputs) {
+    Codelet(const char* symbol, int ninputs, bool output) {
         model.type = STARPU_HISTORY_BASED;
         model.symbol = symbol;
         starpu_codelet_init(&cl);
@@ -306,9 +314,9 @@ struct Codelet {
         // Asynchronous, as grain's CUDA kernels are: a GPU worker then takes its next
         // task, and loads that task's data, while one runs (STARPU_CUDA_PIPELINE, 2).
         cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
-        cl.nbuffers = ninputs + 1;
+        cl.nbuffers = ninputs + (output ? 1 : 0);
         for (int b = 0; b < ninputs; ++b) cl.modes[b] = STARPU_R;
-        cl.modes[ninputs] = STARPU_W;
+        if (output) cl.modes[ninputs] = STARPU_W;
         cl.model = &model;
         cl.name = symbol;
     }
@@ -362,15 +370,16 @@ Result run_one(const Options& o, const Scenario& s) {
         fail(std::to_string(count) + " CUDA workers, wanted " + std::to_string(o.gpus));
     }
 
-    Codelet gemm3_cl("grain_sim_gemm", 2), potrf_cl("grain_sim_potrf", 1), trsm_cl("grain_sim_trsm", 2),
-        syrk_cl("grain_sim_syrk", 2), gemm4_cl("grain_sim_gemm", 3);
+    Codelet gemm3_cl("grain_sim_gemm", 2, o.outputs), potrf_cl("grain_sim_potrf", 1, o.outputs),
+        trsm_cl("grain_sim_trsm", 2, o.outputs), syrk_cl("grain_sim_syrk", 2, o.outputs),
+        gemm4_cl("grain_sim_gemm", 3, o.outputs);
     gemm4_cl.cl.model = &gemm3_cl.model;  // one model per symbol; the footprint tells them apart
     starpu_codelet* codelets[] = {&gemm3_cl.cl, &potrf_cl.cl, &trsm_cl.cl, &syrk_cl.cl, &gemm4_cl.cl};
 
     std::vector<starpu_data_handle_t> inputs, outputs;
     std::vector<Folded> memory;
     register_matrices(inputs, memory, s.inputs);
-    register_matrices(outputs, memory, std::vector<Shape>(s.tasks.size()));
+    if (o.outputs) register_matrices(outputs, memory, std::vector<Shape>(s.tasks.size()));
 
     std::vector<starpu_task*> tasks;
     for (size_t t = 0; t < s.tasks.size(); ++t) {
@@ -378,7 +387,7 @@ Result run_one(const Options& o, const Scenario& s) {
         task->cl = codelets[s.tasks[t].kind];
         int b = 0;
         for (int d : s.tasks[t].inputs) task->handles[b++] = inputs[size_t(d)];
-        task->handles[b] = outputs[t];
+        if (o.outputs) task->handles[b] = outputs[t];
         task->callback_func = count_execution;
         task->flops = s.task_flops;
         task->detach = 1;
@@ -429,14 +438,14 @@ Result run_one(const Options& o, const Scenario& s) {
     // are only read, so a replica leaves a GPU only by eviction, and every load makes one
     // replica: input evictions = loads - input replicas still on a GPU. Outputs are
     // written once on one GPU and never loaded: output evictions = tasks - output
-    // replicas still on a GPU.
+    // replicas still on a GPU (none without outputs).
     long long resident = 0;
     for (unsigned node = 0; node < starpu_memory_nodes_get_count(); ++node) {
         if (starpu_node_get_kind(node) != STARPU_CUDA_RAM) continue;
         for (auto h : inputs) resident += starpu_data_is_on_node(h, node);
         for (auto h : outputs) resident += starpu_data_is_on_node(h, node);
     }
-    r.evictions = r.loads + (long long)s.tasks.size() - resident;
+    r.evictions = r.loads + (long long)outputs.size() - resident;
 
     // Outputs first: that frees GPU memory, in which prefetches a scheduler issued for
     // tasks that then ran elsewhere can complete. Such a prefetch keeps its input busy
@@ -457,6 +466,7 @@ bool run_child(const Options& o, const std::string& scenario, const std::string&
                                      "--gpus",         std::to_string(o.gpus),     "--gpu-mem",
                                      std::to_string(o.gpu_mem_mb), "--seed",     std::to_string(o.seed),
                                      "--malloc-cost",  std::to_string(o.malloc_cost), "--sim-dir", o.sim_dir,
+                                     "--outputs",      o.outputs ? "private" : "none",
                                      "--log=xbt_cfg.thres:warning"};  // SimGrid: no "Configuration change" lines
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -491,8 +501,8 @@ int main(int argc, char** argv) try {
         return executed.load() == long(s.tasks.size()) ? 0 : 3;
     }
     std::printf("# StarPU SimGrid, host grain-v100-%dgpu, models from %s, STARPU_LIMIT_CUDA_MEM=%d (MiB), "
-                "STARPU_SIMGRID_CUDA_MALLOC_COST=%d, no CPU workers, seed %u\n",
-                o.gpus, o.sim_dir.c_str(), o.gpu_mem_mb, o.malloc_cost, o.seed);
+                "STARPU_SIMGRID_CUDA_MALLOC_COST=%d, no CPU workers, seed %u, outputs %s\n",
+                o.gpus, o.sim_dir.c_str(), o.gpu_mem_mb, o.malloc_cost, o.seed, o.outputs ? "private" : "none");
     std::printf("# time: simulated, first submit to starpu_task_wait_for_all; working set: distinct inputs "
                 "(2D products: 960x3840 floats, else 960x960); evictions: deduced (see sim/README.md); executed: tasks counted by the callback\n");
     std::printf("scenario;sched;gpus;working_set_mb;gflops;bytes_h2d;loads;evictions;n;tasks;executed;time_ms\n");

@@ -4,7 +4,7 @@
 # eager, dmdar, DARTS with LUF, DARTS with LRU and darts-wb (which also writes outputs
 # home as tasks end, asynchronous requests that must all complete). Checks that every
 # submitted task ran exactly once, that the figures are sane, and that DARTS+LUF moves
-# fewer bytes to the GPUs than DARTS+LRU.
+# fewer bytes to the GPUs than DARTS+LRU. Then the paper's conditions, below.
 # Usage: tests/test_sched_sim.sh path/to/grain_sched_bench
 set -euo pipefail
 bench=${1:?usage: $0 path/to/grain_sched_bench}
@@ -37,6 +37,31 @@ printf '%s\n' "$out" | awk -F';' '
     if (!(h2d["darts"] < h2d["darts-lru"])) {
       print "DARTS+LUF moved " h2d["darts"] " bytes to the GPUs, DARTS+LRU " h2d["darts-lru"] ": LUF should move fewer"; bad = 1
     }
+    if (bad) exit 1
+  }'
+
+# The paper's conditions (bench-sched.sh GRAIN_BENCH_MODE=paper): tasks that only read
+# (--outputs none), Cholesky tasks on 4 GPUs, the OPTI-3inputs variant among them. Every
+# task runs once, nothing is written back, the working set still loads at least once;
+# and a run with the same seeds (the bench's and GRAIN_DARTS_SEED) gives the same row.
+paper() {
+  GRAIN_DARTS_SEED=$1 "$bench" --scenario cholesky --gpus 4 --gpu-mem 100 --sizes 12 --outputs none \
+    --seed "$1" --sched dmdar,darts-opti-3inputs 2>/dev/null | grep -v '^#'
+}
+first=$(paper 3)
+printf '%s\n' "$first"
+[ "$first" = "$(paper 3)" ] || { echo "the same seeds gave another result"; exit 1; }
+printf '%s\n' "$first" | awk -F';' '
+  $1 == "scenario" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  {
+    rows++
+    what = "no outputs/" $col["sched"]
+    if ($col["tasks"] != 364 || $col["executed"] != 364) { print what ": " $col["executed"] " of " $col["tasks"] " tasks ran, expected 364"; bad = 1 }
+    if ($col["bytes_h2d"] + 0 < $col["working_set_mb"] * 1e6) { print what ": bytes_h2d below the working set"; bad = 1 }
+    if ($col["bytes_h2d"] + 0 != $col["loads"] * 3686400) { print what ": " $col["loads"] " loads but " $col["bytes_h2d"] " bytes: only 960 x 960 inputs move"; bad = 1 }
+  }
+  END {
+    if (rows != 2) { print rows + 0 " rows without outputs, expected 2"; bad = 1 }
     if (bad) exit 1
     print "test_sched_sim: OK"
   }'
