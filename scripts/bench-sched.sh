@@ -12,6 +12,14 @@
 #   GRAIN_BENCH_JOBS  runs at once [nproc]: the time measured is simulated, so runs in
 #                     parallel give the results they give alone
 #   GRAIN_BENCH_QUICK=1  the two smallest sizes of each sweep only
+#   GRAIN_BENCH_MODE=paper  the DARTS paper's conditions instead (section V, figure by
+#                     figure): tasks that only read (its model has no outputs), the
+#                     schedulers' time charged where its figure comes from real runs
+#                     (STARPU_SIMGRID_SCHED_COST=1; pop included, StarPU patch 06), and
+#                     GRAIN_BENCH_REPS runs per point [3] (seeds 1..REPS: the bench's, for
+#                     the random order and the sparse choice, and DARTS's own); prints per
+#                     figure the mean ratio to DMDAR next to the paper's, the points where
+#                     a DARTS variant is below DMDAR, and what bounds each run
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-sim}
@@ -19,6 +27,9 @@ out=${2:-$(mktemp -d)}
 bench=$build/testing_drivers/grain_sched_bench
 [ -x "$bench" ] || { echo "bench-sched.sh: no $bench (build with -DGRAIN_SIMULATION=ON)" >&2; exit 1; }
 mkdir -p "$out"
+if [ "${GRAIN_BENCH_MODE:-}" = paper ]; then
+  exec bash "$root/scripts/bench-sched-paper.sh" "$bench" "$out"
+fi
 
 sizes_2gpu="40 50 60 70 80 90 100"
 sizes_3d="5 10 15 20"
