@@ -34,8 +34,8 @@ figures='3|2d|1|500|1|10 20 30 40 50 60|eager dmdar darts-lru darts|darts|+8.5 %
 9|2d-random|2|500|1|10 20 40 60 80|eager dmdar darts-lru darts|darts|+75 % on average over all points
 10|3d|4|500|0|5 10 15 20 25|eager dmdar darts darts-3inputs|darts-3inputs|+61 %
 11|cholesky|4|500|1|5 10 20 30 40|eager dmdar darts darts-3inputs darts-opti-3inputs|darts-opti-3inputs|+49 % over hMETIS+R without its partitioning time (grain has no hMETIS+R)
-12|sparse|4|500|1|50 100 150 200 250 300|eager dmdar darts darts-opti|darts|+40 %
-13|sparse|4|32768|1|50 100 150 200 250 300|eager dmdar darts darts-opti|darts-opti|not stated (the best of all)'
+12|sparse|4|500|1|50 100 150 200|eager dmdar darts darts-opti|darts|+40 %
+13|sparse|4|32768|1|50 100 150 200|eager dmdar darts darts-opti|darts-opti|not stated (the best of all)'
 figs=" ${GRAIN_BENCH_FIGS:-3 5 6 8 9 10 11 12 13} "
 
 # One job per run: figure scenario gpus mem cost n sched rep.
@@ -53,8 +53,10 @@ sort -k6,6nr -o "$jobs" "$jobs"  # the largest first, so that the longest runs d
 
 mkdir -p "$out/runs"
 export bench out
+# A run whose file is already in OUTDIR is not run again: an interrupted sweep goes on.
 xargs -P "${GRAIN_BENCH_JOBS:-$(nproc)}" -L 1 sh -c '
   f=$0 sc=$1 g=$2 m=$3 c=$4 n=$5 s=$6 r=$7
+  [ -s "$out/runs/$f-$n-$s-$r.csv" ] && exit 0
   if [ "$c" = 1 ]; then export STARPU_SIMGRID_SCHED_COST=1; else unset STARPU_SIMGRID_SCHED_COST; fi
   GRAIN_DARTS_SEED=$r "$bench" --scenario "$sc" --gpus "$g" --gpu-mem "$m" --sizes "$n" --sched "$s" \
     --seed "$r" --outputs none 2>/dev/null | grep -v "^#" | grep -v "^scenario" |
@@ -63,7 +65,7 @@ xargs -P "${GRAIN_BENCH_JOBS:-$(nproc)}" -L 1 sh -c '
 csv=$out/paper.csv
 {
   echo "figure;rep;scenario;sched;gpus;working_set_mb;gflops;bytes_h2d;loads;evictions;n;tasks;executed;time_ms"
-  cat "$out"/runs/*.csv | sort -t';' -k1,1n -k11,11n -k4,4 -k2,2n
+  while read -r f _ _ _ _ n s r; do cat "$out/runs/$f-$n-$s-$r.csv"; done <"$jobs" | sort -t';' -k1,1n -k11,11n -k4,4 -k2,2n
 } >"$csv"
 done_runs=$(($(wc -l <"$csv") - 1))
 [ "$done_runs" -eq "$(wc -l <"$jobs")" ] || echo "bench-sched-paper.sh: $(($(wc -l <"$jobs") - done_runs)) runs failed" >&2
