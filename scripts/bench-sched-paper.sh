@@ -65,7 +65,8 @@ xargs -P "${GRAIN_BENCH_JOBS:-$(nproc)}" -L 1 sh -c '
 csv=$out/paper.csv
 {
   echo "figure;rep;scenario;sched;gpus;working_set_mb;gflops;bytes_h2d;loads;evictions;n;tasks;executed;time_ms"
-  while read -r f _ _ _ _ n s r; do cat "$out/runs/$f-$n-$s-$r.csv"; done <"$jobs" | sort -t';' -k1,1n -k11,11n -k4,4 -k2,2n
+  while read -r f _ _ _ _ n s r; do cat "$out/runs/$f-$n-$s-$r.csv" 2>/dev/null || true; done <"$jobs" |
+    sort -t';' -k1,1n -k11,11n -k4,4 -k2,2n
 } >"$csv"
 done_runs=$(($(wc -l <"$csv") - 1))
 [ "$done_runs" -eq "$(wc -l <"$jobs")" ] || echo "bench-sched-paper.sh: $(($(wc -l <"$jobs") - done_runs)) runs failed" >&2
