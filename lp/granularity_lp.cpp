@@ -130,14 +130,13 @@ void GranularityLp::set_unit_rows(const Inputs& in, double most_tasks) {
     std::vector<double> value(size_t(at.columns()) + 1);
     // (4) asks for no more tasks than the pending work can give, shared out in
     // proportion, so that it never makes the problem infeasible.
-    const auto runs_some = [&](int u) {
-        for (int tl = 0; tl < s.types * s.levels; ++tl)
-            if (in.runs.empty() || in.runs[size_t(tl * s.units + u)]) return true;
-        return false;
-    };
+    // A unit that runs no kind is asked for nothing.
+    std::vector<bool> runs_some(size_t(s.units), in.runs.empty());
+    for (size_t k = 0; k < in.runs.size(); ++k)
+        if (in.runs[k]) runs_some[k % size_t(s.units)] = true;
     double wanted = 0;
     for (int u = 0; u < s.units; ++u)
-        if (runs_some(u)) wanted += in.workers[size_t(u)] * in.min_tasks[size_t(u)];
+        if (runs_some[size_t(u)]) wanted += in.workers[size_t(u)] * in.min_tasks[size_t(u)];
     const double share = wanted > most_tasks ? most_tasks / wanted : 1;
     for (int u = 0; u < s.units; ++u) {  // (3) and (4)
         int n = 0, m = 0;
@@ -155,7 +154,7 @@ void GranularityLp::set_unit_rows(const Inputs& in, double most_tasks) {
         index[size_t(++n)] = at.makespan(), value[size_t(n)] = -in.available[size_t(u)] * in.workers[size_t(u)];
         glp_set_mat_row(problem_, at.time_row(u), n, index.data(), value.data());
         glp_set_mat_row(problem_, at.min_row(u), m, min_index.data(), ones.data());
-        const double minimum = runs_some(u) ? in.workers[size_t(u)] * in.min_tasks[size_t(u)] * share : 0;
+        const double minimum = runs_some[size_t(u)] ? in.workers[size_t(u)] * in.min_tasks[size_t(u)] * share : 0;
         glp_set_row_bnds(problem_, at.min_row(u), minimum > 0 ? GLP_LO : GLP_FR, minimum, 0);
     }
 }

@@ -39,26 +39,18 @@ size_t variant_index(const std::string& name) {
 // GRAIN_DARTS_PREFETCH as select_policy read it, for the next init; unset: the default
 // (tuning::prefetch_gpus_only, or prefetch_with_cores).
 std::optional<size_t> prefetch_setting;
-
-std::optional<size_t> prefetch_from_environment(const std::string& policy) {
-    const std::string who = "grain::Runtime (" + policy + ")";
-    const auto v = env_integer(who.c_str(), {"GRAIN_DARTS_PREFETCH"}, tuning::prefetch_min, tuning::prefetch_max,
-                               "the tasks a GPU plans and prefetches ahead; 0: DARTS as published");
-    if (!v) return std::nullopt;
-    return size_t(v->value);
-}
-
-// GRAIN_DARTS_SEED as select_policy read it: the seed of DARTS's random choices (ties,
-// and picks among the most urgent tasks); unset: 1. Repetitions of a simulated run
-// differ only through it.
+// GRAIN_DARTS_SEED likewise: the seed of DARTS's random choices (ties, and picks among
+// the most urgent tasks); unset: 1. Repetitions of a simulated run differ only through it.
 std::optional<uint64_t> seed_setting;
 
-std::optional<uint64_t> seed_from_environment(const std::string& policy) {
+// An integer setting of the darts policies, read from the environment (throws on a bad
+// value, naming the variable).
+std::optional<long> darts_setting(const std::string& policy, const char* variable, long min, long max,
+                                  const char* why) {
     const std::string who = "grain::Runtime (" + policy + ")";
-    const auto v = env_integer(who.c_str(), {"GRAIN_DARTS_SEED"}, 0, std::numeric_limits<long>::max(),
-                               "the seed of DARTS's random choices");
+    const auto v = env_integer(who.c_str(), {variable}, min, max, why);
     if (!v) return std::nullopt;
-    return uint64_t(v->value);
+    return v->value;
 }
 
 // StarPU's init_sched gets only the context: one instantiation per variant.
@@ -109,8 +101,13 @@ std::string select_policy(starpu_conf& conf, const std::string& name) {
         conf.sched_policy_name = name.c_str();
         return name;
     }
-    prefetch_setting = prefetch_from_environment(name);  // these throw before conf changes
-    seed_setting = seed_from_environment(name);
+    // These throw before conf changes.
+    const auto prefetch = darts_setting(name, "GRAIN_DARTS_PREFETCH", tuning::prefetch_min, tuning::prefetch_max,
+                                        "the tasks a GPU plans and prefetches ahead; 0: DARTS as published");
+    const auto seed = darts_setting(name, "GRAIN_DARTS_SEED", 0, std::numeric_limits<long>::max(),
+                                    "the seed of DARTS's random choices");
+    prefetch_setting = prefetch ? std::optional<size_t>(size_t(*prefetch)) : std::nullopt;
+    seed_setting = seed ? std::optional<uint64_t>(uint64_t(*seed)) : std::nullopt;
     conf.sched_policy = &policies[v];
     conf.sched_policy_name = nullptr;
     return "";
