@@ -366,6 +366,36 @@ TEST(Darts, PlanAheadPlansWithoutHandingOut) {
     EXPECT_EQ(seen.size(), size_t(n * n));
 }
 
+// What the victim selector asks before a prefetch may evict: how many planned tasks read a
+// data, and the rank of the first of them in plannedTasks_k (its size when none does).
+TEST(Darts, PlannedUsersAndTheFirstPlannedUse) {
+    Darts darts(1, 5);
+    const std::vector<std::vector<DataId>> inputs = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+    ASSERT_EQ(darts.pop(0), darts.add_task(inputs[0]));  // 0 and 1 in memory, handed out
+    for (size_t t = 1; t < inputs.size(); ++t) darts.add_task(inputs[t]);
+    darts.plan_ahead(0, 10);
+    const auto check = [&] {
+        const std::deque<TaskId>& planned = darts.planned(0);
+        for (DataId d = 0; d < 5; ++d) {
+            int users = 0;
+            size_t first = planned.size();
+            for (size_t i = 0; i < planned.size(); ++i) {
+                const std::vector<DataId>& in = inputs[size_t(planned[i])];
+                if (std::find(in.begin(), in.end(), d) == in.end()) continue;
+                if (users++ == 0) first = i;
+            }
+            EXPECT_EQ(darts.planned_users(0, d), users) << "data " << d;
+            EXPECT_EQ(darts.first_planned_use(0, d), first) << "data " << d;
+        }
+    };
+    ASSERT_EQ(darts.planned(0).size(), 3u);
+    check();
+    EXPECT_EQ(darts.first_planned_use(0, 4), 3u);  // read by no task
+    ASSERT_NE(darts.pop(0), no_task);              // the first planned task leaves the plan
+    ASSERT_EQ(darts.planned(0).size(), 2u);
+    check();
+}
+
 // With several GPUs, plan_ahead plans ahead only tasks a single load frees: a task that
 // needs several loads waits until the GPU has nothing planned, and pop then picks it.
 // With one GPU it is planned ahead like any other.

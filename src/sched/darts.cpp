@@ -257,6 +257,15 @@ void Darts::finished(int k, TaskId t) {
     for (DataId d : inputs_[size_t(t)]) --g.buffer_users[size_t(d)];
 }
 
+size_t Darts::first_planned_use(int k, DataId d) const {
+    const std::deque<TaskId>& planned = gpus_.at(size_t(k)).planned;
+    const auto reads = [&](TaskId t) {
+        const std::vector<DataId>& in = inputs_[size_t(t)];
+        return std::find(in.begin(), in.end(), d) != in.end();
+    };
+    return size_t(std::find_if(planned.begin(), planned.end(), reads) - planned.begin());
+}
+
 DataId Darts::luf_victim(int k, const std::vector<DataId>& in_memory) const {
     const Gpu& g = gpus_.at(size_t(k));
     // Lines 4-5: not needed by the task buffer, and needed by the fewest planned tasks.

@@ -93,6 +93,10 @@ public:
     int gpus() const { return int(gpus_.size()); }
     int data() const { return int(users_.size()); }
     bool planned_in_memory(int k, DataId d) const { return !gpus_[size_t(k)].not_in_mem[size_t(d)]; }
+    // Tasks in plannedTasks_k that read d, and the rank there of the first of them
+    // (planned(k).size() if none).
+    int planned_users(int k, DataId d) const { return gpus_[size_t(k)].planned_users[size_t(d)]; }
+    size_t first_planned_use(int k, DataId d) const;
     const std::deque<TaskId>& planned(int k) const { return gpus_[size_t(k)].planned; }
     const std::deque<TaskId>& buffer(int k) const { return gpus_[size_t(k)].buffer; }
     int64_t unprocessed() const { return pool_size_; }

@@ -6,6 +6,7 @@
 
 #include "darts_policy.hpp"
 #include "darts_state.hpp"
+#include "darts_tuning.hpp"
 
 namespace grain::detail::sched {
 
@@ -35,6 +36,13 @@ std::vector<DataId> victim_candidates(State& s, int k, unsigned node, starpu_dat
     return candidates;
 }
 
+// Whether a prefetch of `toload` onto GPU k may evict `victim`.
+bool may_evict_for_prefetch(const State& s, int k, starpu_data_handle_t toload, DataId victim) {
+    const auto d = s.gpu.data_ids.find(toload);
+    return victim != no_data && s.gpu.darts->planned_users(k, victim) == 0 && d != s.gpu.data_ids.end() &&
+           s.gpu.darts->first_planned_use(k, d->second) < tuning::prefetch_evict_ahead;
+}
+
 // Every victim must be one StarPU can evict: otherwise StarPU falls back to LRU, which
 // evicts behind DARTS's back, and DARTS plans on data that is gone. So LUF picks among
 // victim_candidates, and a victim StarPU still cannot evict (a write-back in flight) comes
@@ -42,9 +50,10 @@ std::vector<DataId> victim_candidates(State& s, int k, unsigned node, starpu_dat
 // choice to StarPU (e.g. data DARTS does not know).
 starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, enum starpu_is_prefetch is_prefetch,
                                    void* arg) {
-    // Prefetches (the planned tasks' inputs) only use free memory: evicting for them
-    // would throw out data the running and next tasks need.
-    if (is_prefetch != STARPU_FETCH) return STARPU_DATA_NO_VICTIM;
+    // A fetch (a task handed out needs the data now) gets LUF's victim. A prefetch (a
+    // planned task's input) evicts only for the next planned tasks, and only data no
+    // planned task reads (tuning::prefetch_evict_ahead says why); an idle fetch never.
+    if (is_prefetch == STARPU_IDLEFETCH) return STARPU_DATA_NO_VICTIM;
     State& s = *static_cast<State*>(arg);
     std::lock_guard<Mutex> lock(s.mutex);
     const auto g = s.workers.gpu_of_node.find(node);
@@ -53,6 +62,7 @@ starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, e
     victim_gpu = k;
     if (s.luf.refused_for[size_t(k)] != toload) s.luf.refused[size_t(k)].clear(), s.luf.refused_for[size_t(k)] = toload;
     const DataId victim = s.gpu.darts->luf_victim(k, victim_candidates(s, k, node, toload));
+    if (is_prefetch != STARPU_FETCH && !may_evict_for_prefetch(s, k, toload, victim)) return STARPU_DATA_NO_VICTIM;
     if (victim == no_data) return nullptr;
     s.gpu.darts->evicted(k, victim);
     s.luf.resident[size_t(k)][size_t(victim)] = 0;
