@@ -15,6 +15,7 @@
 #   takes DMDAR 7 minutes of this machine (2026-11-27).
 # Usage: scripts/bench-sched-paper.sh GRAIN_SCHED_BENCH OUTDIR
 #   GRAIN_BENCH_REPS   runs per point [3]
+#   GRAIN_BENCH_SCHEDS the schedulers that get REPS runs per point, the others one [all]
 #   GRAIN_BENCH_JOBS   runs at once [nproc]
 #   GRAIN_BENCH_QUICK=1  the two smallest sizes of each figure
 #   GRAIN_BENCH_FIGS   the figures to run ["3 5 6 8 9 10 11 12 13"]
@@ -31,11 +32,11 @@ figures='3|2d|1|500|1|10 20 30 40 50 60|eager dmdar darts-lru darts|darts|+8.5 %
 5|2d|2|500|0|10 20 40 60 80|eager dmdar darts-lru darts|darts|not stated (simulated, time not charged)
 6|2d|2|500|1|10 20 40 60 80|eager dmdar darts-lru darts|darts|+9.4 %
 8|2d|4|500|1|20 40 60 80 100|eager dmdar darts-lru darts|darts|not stated (above DMDAR on its last two points)
-9|2d-random|2|500|1|10 20 40 60 80|eager dmdar darts-lru darts|darts|+75 % on average over all points
-10|3d|4|500|0|5 10 15 20 25|eager dmdar darts darts-3inputs|darts-3inputs|+61 %
+9|2d-random|2|500|1|10 20 40 60 80 100 120|eager dmdar darts-lru darts|darts|+75 % on average over all points
+10|3d|4|500|0|5 10 15 20 25 30 35|eager dmdar darts darts-3inputs|darts-3inputs|+61 %
 11|cholesky|4|500|1|5 10 20 30 40|eager dmdar darts darts-3inputs darts-opti-3inputs|darts-opti-3inputs|+49 % over hMETIS+R without its partitioning time (grain has no hMETIS+R)
-12|sparse|4|500|1|50 100 150 200|eager dmdar darts darts-opti|darts|+40 %
-13|sparse|4|32768|1|50 100 150 200|eager dmdar darts darts-opti|darts-opti|not stated (the best of all)'
+12|sparse|4|500|1|50 100 150 200 250 300|eager dmdar darts darts-opti|darts|+40 %
+13|sparse|4|32768|1|50 100 150 200 250 300|eager dmdar darts darts-opti|darts-opti|not stated (the best of all)'
 figs=" ${GRAIN_BENCH_FIGS:-3 5 6 8 9 10 11 12 13} "
 
 # One job per run: figure scenario gpus mem cost n sched rep.
@@ -45,7 +46,10 @@ while IFS='|' read -r fig scenario gpus mem cost sizes scheds _; do
   [[ $figs == *" $fig "* ]] || continue
   # shellcheck disable=SC2086
   [ "${GRAIN_BENCH_QUICK:-0}" = 1 ] && sizes=$(echo $sizes | cut -d' ' -f1-2)
-  for n in $sizes; do for s in $scheds; do for r in $(seq "$reps"); do
+  for n in $sizes; do for s in $scheds; do
+    runs=$reps
+    [ -n "${GRAIN_BENCH_SCHEDS:-}" ] && [[ " $GRAIN_BENCH_SCHEDS " != *" $s "* ]] && runs=1
+    for r in $(seq "$runs"); do
     echo "$fig $scenario $gpus $mem $cost $n $s $r"
   done; done; done >>"$jobs"
 done <<<"$figures"
@@ -73,9 +77,11 @@ done_runs=$(($(wc -l <"$csv") - 1))
 
 # Per figure and scheduler: the mean over repetitions at each point, its ratio to DMDAR's
 # mean there, the mean and lowest of those ratios over the points (the paper's "on
-# average"), the points below DMDAR, and the run against its bounds: the GPUs' compute
-# time (tasks x flops at 13.2 TFlop/s each, sim/README.md) and the shared host link's
-# (bytes at 12 GB/s); idle is the GPUs' time not computing.
+# average"), and the points below DMDAR. Per point: the mean GFlop/s with the lowest and
+# highest run, the MB loaded, and the mean time against two bounds: the run's own (the
+# larger of the GPUs' compute time, tasks x flops at 13.2 TFlop/s each (sim/README.md),
+# and its bytes over the shared 12 GB/s host link) and the set's (the working set loaded
+# once instead of the run's bytes); idle is the GPUs' time not computing.
 echo "$figures" | awk -F'|' -v csv="$csv" '
   { paper[$1] = $9; reported[$1] = $8; set[$1] = $2 ", " $3 " GPU(s), " ($4 >= 32768 ? "no memory limit" : $4 " MB each") ", " ($5 ? "time charged" : "time not charged") }
   END {
@@ -84,9 +90,11 @@ echo "$figures" | awk -F'|' -v csv="$csv" '
       split(line, f, ";"); if (f[1] == "figure") continue
       k = f[1] SUBSEP f[4] SUBSEP f[11]
       gf[k] += f[7]; n[k]++; by[k] += f[8]; tm[k] += f[14]; ws[f[1] SUBSEP f[11]] = f[6]
+      if (n[k] == 1 || f[7] < lo_gf[k]) lo_gf[k] = f[7]
+      if (n[k] == 1 || f[7] > hi_gf[k]) hi_gf[k] = f[7]
       flops = f[7] * 1e9 * f[14] / 1e3  # the run'"'"'s flops, from its rate and time
       bound = flops / (f[5] * 13.2e12) * 1e3; bus = f[8] / 12e9 * 1e3
-      cb[k] += bound; bb[k] += bus
+      cb[k] += bound; bb[k] += bus; sb[k] += (bound > f[6] / 12 ? bound : f[6] / 12)  # MB at 12 GB/s, in ms
       if (!((f[1] SUBSEP f[11]) in seenp)) { seenp[f[1] SUBSEP f[11]] = 1; pts[f[1]] = pts[f[1]] " " f[11] }
       if (!((f[1] SUBSEP f[4]) in seens)) { seens[f[1] SUBSEP f[4]] = 1; scs[f[1]] = scs[f[1]] " " f[4] }
     }
@@ -107,15 +115,15 @@ echo "$figures" | awk -F'|' -v csv="$csv" '
         if (m) printf "  %-19s x%.3f on average over %d points (lowest x%.3f)%s\n", s[i], sum / m, m, lo,
                       below == "" ? "" : "; below DMDAR at" below
       }
-      printf "  per point (mean of the runs): MB loaded / GFlop/s / time against the larger of compute and bus time (idle: GPUs not computing)\n"
+      printf "  per point, mean of the runs: GFlop/s [lowest-highest run, runs], MB loaded, time against the run'"'"'s own bound and the set'"'"'s, GPUs idle\n"
       for (j = 1; j <= np; j++) {
-        line = sprintf("    N=%-4s %6.0f MB:", p[j], ws[fig SUBSEP p[j]])
+        printf "    N=%s (%.0f MB):\n", p[j], ws[fig SUBSEP p[j]]
         for (i = 1; i <= ns; i++) {
           a = fig SUBSEP s[i] SUBSEP p[j]; if (!n[a]) continue
           t = tm[a] / n[a]; c = cb[a] / n[a]; b = bb[a] / n[a]
-          line = line sprintf(" %s %.0f/%.0f/%.2f idle %.0f%%;", s[i], by[a] / n[a] / 1e6, gf[a] / n[a], (c > b ? c : b) / t, 100 * (1 - c / t))
+          printf "      %-19s %6.0f [%.0f-%.0f, %d]  %6.0f MB  own %.2f  set %.2f  idle %.0f%%\n", s[i], gf[a] / n[a], lo_gf[a],
+                 hi_gf[a], n[a], by[a] / n[a] / 1e6, (c > b ? c : b) / t, sb[a] / n[a] / t, 100 * (1 - c / t)
         }
-        print line
       }
     }
   }' | tee "$out/summary"
