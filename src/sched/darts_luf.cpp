@@ -36,11 +36,10 @@ std::vector<DataId> victim_candidates(State& s, int k, unsigned node, starpu_dat
     return candidates;
 }
 
-// Whether a prefetch of `toload` onto GPU k may evict `victim`.
-bool may_evict_for_prefetch(const State& s, int k, starpu_data_handle_t toload, DataId victim) {
+// Whether a prefetch of `toload` onto GPU k is for one of the next planned tasks there.
+bool prefetch_for_next_tasks(const State& s, int k, starpu_data_handle_t toload) {
     const auto d = s.gpu.data_ids.find(toload);
-    return victim != no_data && s.gpu.darts->planned_users(k, victim) == 0 && d != s.gpu.data_ids.end() &&
-           s.gpu.darts->first_planned_use(k, d->second) < tuning::prefetch_evict_ahead;
+    return d != s.gpu.data_ids.end() && s.gpu.darts->first_planned_use(k, d->second) < tuning::prefetch_evict_ahead;
 }
 
 // Every victim must be one StarPU can evict: otherwise StarPU falls back to LRU, which
@@ -54,15 +53,18 @@ starpu_data_handle_t select_victim(starpu_data_handle_t toload, unsigned node, e
     // planned task's input) evicts only for the next planned tasks, and only data no
     // planned task reads (tuning::prefetch_evict_ahead says why); an idle fetch never.
     if (is_prefetch == STARPU_IDLEFETCH) return STARPU_DATA_NO_VICTIM;
+    const bool prefetch = is_prefetch != STARPU_FETCH;
     State& s = *static_cast<State*>(arg);
     std::lock_guard<Mutex> lock(s.mutex);
     const auto g = s.workers.gpu_of_node.find(node);
-    if (g == s.workers.gpu_of_node.end() || !s.gpu.darts) return nullptr;
+    if (g == s.workers.gpu_of_node.end() || !s.gpu.darts) return prefetch ? STARPU_DATA_NO_VICTIM : nullptr;
     const int k = g->second;
     victim_gpu = k;
     if (s.luf.refused_for[size_t(k)] != toload) s.luf.refused[size_t(k)].clear(), s.luf.refused_for[size_t(k)] = toload;
+    // Checked before the candidates are scanned: most prefetches are for deeper tasks.
+    if (prefetch && !prefetch_for_next_tasks(s, k, toload)) return STARPU_DATA_NO_VICTIM;
     const DataId victim = s.gpu.darts->luf_victim(k, victim_candidates(s, k, node, toload));
-    if (is_prefetch != STARPU_FETCH && !may_evict_for_prefetch(s, k, toload, victim)) return STARPU_DATA_NO_VICTIM;
+    if (prefetch && (victim == no_data || s.gpu.darts->planned_users(k, victim) > 0)) return STARPU_DATA_NO_VICTIM;
     if (victim == no_data) return nullptr;
     s.gpu.darts->evicted(k, victim);
     s.luf.resident[size_t(k)][size_t(victim)] = 0;
