@@ -7,6 +7,10 @@
 #include "grain/matrix.hpp"
 #include "grain/types.hpp"
 
+namespace grain::detail {
+struct PivotBlocks;
+}
+
 namespace grain::algorithms {
 
 using detail::Context;
@@ -30,6 +34,11 @@ template <typename T>
 void scale(const Context& ctx, bool whole, Uplo uplo, T alpha, const Matrix<T>& C);
 template <typename T>
 void getrs_nopiv(const Context& ctx, const Matrix<T>& A, const Matrix<T>& B);
+// LU with partial pivoting, its pivots in blocks of A.nb() (one per step).
+template <typename T>
+void getrf(const Context& ctx, const Matrix<T>& A, const detail::PivotBlocks& ipiv);
+template <typename T>
+void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
 
 inline Op transposed(Op op) { return op == Op::NoTrans ? Op::Trans : Op::NoTrans; }
 

@@ -3,6 +3,7 @@
 
 #include "recursion/tasks.hpp"
 #include "algorithms.hpp"
+#include "lu_update.hpp"
 
 namespace grain::algorithms {
 
@@ -21,10 +22,7 @@ void getrf_nopiv(const Context& ctx, const Matrix<T>& A) {
         for (int n = k + 1; n < A.nt(); ++n)  // U(k,n) = L(k,k)^-1 A(k,n)
             detail::task::trsm(ctx, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), tile(A, k, k),
                                tile(A, k, n), step_priority - (n - k));
-        for (int n = k + 1; n < A.nt(); ++n)
-            for (int m = k + 1; m < A.mt(); ++m)
-                detail::task::gemm(ctx, Op::NoTrans, Op::NoTrans, T(-1), tile(A, m, k), tile(A, k, n), T(1),
-                                   tile(A, m, n), step_priority - (n - k) - (m - k));
+        lu_trailing_update(ctx, A, k, step_priority);
     }
 }
 

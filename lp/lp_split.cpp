@@ -165,7 +165,7 @@ private:
                 for (int l = 0; l < levels_; ++l)
                     if (calibrated_[at(l)])
                         measured[size_t(l)] = inputs_.duration[at(l)];
-                    else if (in_run[size_t(t)])
+                    else if (in_run[size_t(t)] && !kernel_info(Kernel(t)).column)  // column kernels: no footprint
                         measured[size_t(l)] =
                             history_duration(Kernel(t), precision_, footprints_[size_t(l)][size_t(t)], worker);
                 double seconds_per_flop = 1 / units_[u].estimated_flops;
@@ -185,14 +185,18 @@ private:
 
     // While GPUs run, the cores run no tile over the limit (codelets.cpp): the LP must
     // not count on them for such tasks, or it leaves the tasks whole for cores that
-    // never take them.
+    // never take them. Nor on the GPUs for kernels they have none of (the table's CUDA
+    // column).
     void update_runs() {
         const int limit = cpu_tile_limit();
         const size_t units = units_.size();
         inputs_.runs.assign(size_t(kinds * levels_) * units, true);
-        if (units == 1 || limit <= 0) return;
+        if (units == 1) return;
         for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) inputs_.runs[kind(t, l) * units] = scales_[size_t(l)] <= limit;
+            for (int l = 0; l < levels_; ++l) {
+                if (limit > 0) inputs_.runs[kind(t, l) * units] = scales_[size_t(l)] <= limit;
+                inputs_.runs[kind(t, l) * units + 1] = kernel_info(Kernel(t)).cuda != CudaKernel::None;
+            }
     }
 
     // The types submitted so far, and those their splits create.

@@ -39,8 +39,34 @@ void refine(const Context& ctx, Kernel kernel, const TileArgs<T>& p, const Matri
         case Kernel::Potrf: return algorithms::potrf(ctx, p.uplo, sub[0]);
         case Kernel::GetrfNopiv: return algorithms::getrf_nopiv(ctx, sub[0]);
         case Kernel::Scale: return algorithms::scale(ctx, p.whole_tile, p.uplo, p.alpha, sub[0]);
+        case Kernel::Getrf:  // column kernels are not split (Recursion::decide)
+        case Kernel::Laswp:
         case Kernel::Count: break;
     }
+}
+
+// What the split policy is told of a task whose output is `out`.
+template <typename T>
+TaskSite site(Kernel kernel, const Tile<T>& out) {
+    const TileStorage<T>& grid = *out.grid;
+    return {kernel, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(),
+            scalar_traits<T>::letter, out.handle(), grid.writers_in_flight(out.i, out.j) > 0};
+}
+
+// Inserts the kernel of a task that runs whole, with what every kernel reports with:
+// `out` is the tile whose writers it counts and whose first column info counts from.
+template <typename T>
+void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<T>& out,
+            const starpu_data_handle_t* handles, int n, int64_t priority) {
+    args.col_offset = ctx.col_offset + out.col_offset;
+    args.request = ctx.request;
+    args.counters = &ctx.recursion->counters().at(kernel, ctx.level);
+    args.trace = ctx.recursion->trace();
+    args.kernel = kernel;
+    args.level = ctx.level;
+    args.writers = &out.grid->writers_in_flight(out.i, out.j);
+    ctx.recursion->wait_for_window();
+    insert_kernel(kernel, args, handles, n, int(priority));
 }
 
 // A tile task on `tiles` (its output last): the split policy decides (never in counting
@@ -53,9 +79,7 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
         ++ctx.counting[size_t(kernel)];
         return;
     }
-    const TileStorage<T>& grid = *out.grid;
-    if (ctx.recursion->decide({kernel, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(),
-                               scalar_traits<T>::letter, out.handle(), grid.writers_in_flight(out.i, out.j) > 0})) {
+    if (ctx.recursion->decide(site(kernel, out))) {
         // Sub-tile grids are planned on first use, the output's first (as before this
         // code was shared: the plans' order shows in the handles' addresses).
         std::vector<Matrix<T>> sub;
@@ -69,15 +93,23 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
     starpu_data_handle_t handles[max_kernel_buffers];
     int n = 0;
     for (const Tile<T>& t : tiles) handles[n++] = t.handle();
-    args.col_offset = ctx.col_offset + out.col_offset;
-    args.request = ctx.request;
-    args.counters = &ctx.recursion->counters().at(kernel, ctx.level);
-    args.trace = ctx.recursion->trace();
-    args.kernel = kernel;
-    args.level = ctx.level;
-    args.writers = &out.grid->writers_in_flight(out.i, out.j);
-    ctx.recursion->wait_for_window();
-    insert_kernel(kernel, args, handles, n, int(global_priority(ctx, *tiles.begin(), priority)));
+    insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority));
+}
+
+// A column task (a pivot block, then a column of tiles): counted, or decided (never
+// split, Recursion::decide) and inserted.
+template <typename T>
+void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, starpu_data_handle_t pivots,
+                   const std::vector<Tile<T>>& column, int priority) {
+    if (ctx.counting) {
+        ++ctx.counting[size_t(kernel)];
+        return;
+    }
+    const Tile<T>& first = column.front();
+    ctx.recursion->decide(site(kernel, first));  // counts it; false
+    std::vector<starpu_data_handle_t> handles{pivots};
+    for (const Tile<T>& t : column) handles.push_back(t.handle());
+    insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority));
 }
 
 }  // namespace
@@ -143,7 +175,26 @@ void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, i
     submit(ctx, Kernel::Scale, args, {C}, priority);
 }
 
+template <typename T>
+void getrf(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
+           int priority) {
+    TileArgs<T> args;
+    args.row_offset = first_row;
+    submit_column(ctx, Kernel::Getrf, args, pivots, column, priority);
+}
+
+template <typename T>
+void laswp(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
+           int priority, bool reverse) {
+    TileArgs<T> args;
+    args.row_offset = first_row;
+    args.transa = reverse ? Op::Trans : Op::NoTrans;
+    submit_column(ctx, Kernel::Laswp, args, pivots, column, priority);
+}
+
 #define GRAIN_INSTANTIATE(T)                                                                            \
+    template void getrf<T>(const Context&, starpu_data_handle_t, const std::vector<Tile<T>>&, int64_t, int); \
+    template void laswp<T>(const Context&, starpu_data_handle_t, const std::vector<Tile<T>>&, int64_t, int, bool); \
     template void gemm<T>(const Context&, Op, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);               \
     template void trsm<T>(const Context&, Side, Uplo, Op, Diag, T, Tile<T>, Tile<T>, int);             \
     template void syrk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "context.hpp"
 #include "src/starpu/matrix_access.hpp"
@@ -27,6 +28,13 @@ struct Tile {
     starpu_data_handle_t handle() const { return grid->handle(i, j); }
     // The view of the tile's sub-tiles, at the next scale.
     Matrix<T> children() const { return MatrixAccess::view(grid->children(i, j)); }
+};
+
+// The StarPU handles of a Pivots object's blocks, one per step (null in counting mode,
+// which submits nothing).
+struct PivotBlocks {
+    const std::vector<starpu_data_handle_t>* blocks = nullptr;
+    starpu_data_handle_t at(int k) const { return blocks ? (*blocks)[size_t(k)] : nullptr; }
 };
 
 template <typename T>
@@ -74,6 +82,17 @@ void getrf_nopiv(const Context& ctx, Tile<T> A, int priority);
 // C = alpha C on the whole tile, or on its uplo triangle only (whole_tile false)
 template <typename T>
 void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority);
+
+// The panel of an LU with partial pivoting: the column of tiles `column` (its first tile
+// on the diagonal, its first row global row first_row), pivots written to block `pivots`.
+template <typename T>
+void getrf(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
+           int priority);
+// The interchanges of block `pivots` (of the step whose first row is first_row) on a
+// column of tiles starting at that row; in reverse order if `reverse` (P^T).
+template <typename T>
+void laswp(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
+           int priority, bool reverse = false);
 
 }  // namespace task
 }  // namespace grain::detail

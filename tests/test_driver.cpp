@@ -373,6 +373,10 @@ TEST(DriverMemory, HostBytesCountOperandsResultsAndCopies) {
     EXPECT_EQ(bytes("-o getrf_nopiv -m 300 -n 100 --check"), 8u * (2 * 30000 + 30000 + 10000 + 30000));
     EXPECT_EQ(bytes("-o getrf_nopiv -m 300 -n 100 --vendor"), 8u * 3 * 30000 + 101 * sizeof(lapack_int));
     EXPECT_EQ(bytes("-o gesv_nopiv -m 300 -n 100 --nrhs 2 --check"), 8u * (2 * (10000 + 200) + 200));
+    // getrf and gesv: the same, and grain's min(m, n) pivots.
+    EXPECT_EQ(bytes("-o getrf -m 300 -n 100 --check"), 8u * (2 * 30000 + 30000 + 10000 + 30000) + 100 * sizeof(int));
+    EXPECT_EQ(bytes("-o gesv -n 100 --nrhs 2 --vendor"),
+              8u * (3 * (10000 + 200)) + 101 * sizeof(lapack_int) + 100 * sizeof(int));
     // n = 49152, --check and --vendor: A, the factors, the vendor's copy (the check is by
     // vector there): 3 x 18 GiB, within the GPU machine's 128 GiB.
     EXPECT_EQ(bytes("-o potrf -n 49152 --check --vendor"), uint64_t(3) * 49152 * 49152 * 8);

@@ -2,6 +2,7 @@
 // grain: tiled dense linear algebra on the StarPU task runtime.
 #include "errors.hpp"
 #include "matrix.hpp"
+#include "pivots.hpp"
 #include "request.hpp"
 #include "routines.hpp"
 #include "runtime.hpp"

@@ -5,14 +5,15 @@
 // Request) and a synchronous form returning info like LAPACK: 0 on success, i > 0 when
 // the factorization failed at global column i (1-based). Invalid arguments throw
 // grain::invalid_argument. All matrices of one call must have the same tile size.
-// The synchronous forms of potrf, potrs, posv, getrf_nopiv, getrs_nopiv and gesv_nopiv
-// check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
+// The synchronous forms of potrf, potrs, posv, getrf, getrs, gesv, getrf_nopiv,
+// getrs_nopiv and gesv_nopiv check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
 // returns -i, i the array's position in the LAPACK-layout form, inputs untouched.
 // Convenience overloads take column-major arrays (LAPACK layout), as Chameleon's
 // LAPACK-layout API does; they tile with default_tile_size().
 #include <cstdint>
 
 #include "matrix.hpp"
+#include "pivots.hpp"
 #include "request.hpp"
 #include "types.hpp"
 
@@ -58,6 +59,27 @@ Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
 template <typename T>
 int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
 
+/// LU factorization with partial pivoting, P A = L U (L unit lower), in place, as
+/// LAPACK's getrf: ipiv (ipiv.size() == min(m, n)) gets 1-based row indices global to A;
+/// info is the first exactly zero pivot, and the factorization still completes
+template <typename T>
+Request getrf_async(Matrix<T>& A, Pivots& ipiv);
+template <typename T>
+int getrf(Matrix<T>& A, Pivots& ipiv);
+
+/// Solve op(A) X = B with A and ipiv from getrf (A square); X overwrites B
+template <typename T>
+Request getrs_async(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B);
+template <typename T>
+int getrs(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B);
+
+/// Factor and solve, as posv: the synchronous form leaves B untouched when the
+/// factorization finds a zero pivot
+template <typename T>
+Request gesv_async(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B);
+template <typename T>
+int gesv(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B);
+
 /// LU factorization without pivoting, A = L U (L unit lower), in place; info is the
 /// first exactly zero pivot
 template <typename T>
@@ -95,6 +117,12 @@ template <typename T>
 int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb);
 template <typename T>
 int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
+template <typename T>
+int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv);
+template <typename T>
+int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb);
+template <typename T>
+int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb);
 template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda);
 template <typename T>

@@ -19,6 +19,7 @@
 #include "src/base/scalar_traits.hpp"
 #include "src/starpu/matrix_access.hpp"
 #include "src/starpu/nan_check.hpp"
+#include "src/starpu/pivot_storage.hpp"
 
 namespace grain {
 
@@ -333,7 +334,77 @@ Request getrs_nopiv_request(const Matrix<T>& A, Matrix<T>& B, NanCheck check) {
     return submit(A, [&](const Context& ctx) { algorithms::getrs_nopiv(ctx, A, B); });
 }
 
+// The pivots' blocks for A's steps, after checking that they are as many as A's.
+template <typename T>
+detail::PivotBlocks pivot_blocks(const char* routine, const Matrix<T>& A, const Pivots& ipiv, int64_t count) {
+    require(ipiv.size() == count, routine, "ipiv.size()", text(ipiv.size()),
+            "must equal min(A.m, A.n) = " + text(count));
+    return {&detail::PivotAccess::storage(ipiv).blocks(A.nb())};
+}
+
+template <typename T>
+Request getrf_request(Matrix<T>& A, Pivots& ipiv, NanCheck check) {
+    require_runtime("grain::getrf");
+    const detail::PivotBlocks blocks = pivot_blocks("grain::getrf", A, ipiv, std::min(A.m(), A.n()));
+    if (const int info = nan_info<T>(check, {{&A, detail::Elements::All, 3}})) return refused(info);
+    return submit(A, [&](const Context& ctx) { algorithms::getrf(ctx, A, blocks); });
+}
+
+template <typename T>
+Request getrs_request(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B, NanCheck check) {
+    trans = checked("grain::getrs", "trans", trans);
+    check_solve("grain::getrs", A, B);
+    const detail::PivotBlocks blocks = pivot_blocks("grain::getrs", A, ipiv, A.n());
+    if (const int info = nan_info<T>(check, {{&A, detail::Elements::All, 4}, {&B, detail::Elements::All, 7}}))
+        return refused(info);
+    return submit(A, [&](const Context& ctx) { algorithms::getrs(ctx, trans, A, blocks, B); });
+}
+
 }  // namespace
+
+template <typename T>
+Request getrf_async(Matrix<T>& A, Pivots& ipiv) {
+    return getrf_request(A, ipiv, NanCheck::No);
+}
+
+template <typename T>
+int getrf(Matrix<T>& A, Pivots& ipiv) {
+    return wait_for_result(getrf_request(A, ipiv, NanCheck::Yes), A);
+}
+
+template <typename T>
+Request getrs_async(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B) {
+    return getrs_request(trans, A, ipiv, B, NanCheck::No);
+}
+
+template <typename T>
+int getrs(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B) {
+    return wait_for_result(getrs_request(trans, A, ipiv, B, NanCheck::Yes), B);
+}
+
+template <typename T>
+Request gesv_async(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B) {
+    check_solve("grain::gesv", A, B);
+    const detail::PivotBlocks blocks = pivot_blocks("grain::gesv", A, ipiv, A.n());
+    return submit(A, [&](const Context& ctx) {
+        algorithms::getrf(ctx, A, blocks);
+        algorithms::getrs(ctx, Op::NoTrans, A, blocks, B);
+    });
+}
+
+template <typename T>
+int gesv(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B) {
+    check_solve("grain::gesv", A, B);
+    const detail::PivotBlocks blocks = pivot_blocks("grain::gesv", A, ipiv, A.n());
+    if (const int info = nan_info<T>(NanCheck::Yes, {{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 6}}))
+        return info;
+    // Two requests, so that B stays untouched when the factorization fails.
+    const int info = wait_for_result(submit(A, [&](const Context& ctx) { algorithms::getrf(ctx, A, blocks); }), A);
+    return info != 0 ? info
+                     : wait_for_result(submit(A, [&](const Context& ctx) {
+                           algorithms::getrs(ctx, Op::NoTrans, A, blocks, B);
+                       }), B);
+}
 
 template <typename T>
 Request potrf_async(Uplo uplo, Matrix<T>& A) {
@@ -487,6 +558,34 @@ int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ld
 }
 
 template <typename T>
+int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
+    require_size("grain::getrf", "m", m), require_size("grain::getrf", "n", n);
+    Matrix<T> A = wrap("grain::getrf", "lda", m, n, a, lda);
+    Pivots p(std::min(m, n), ipiv);
+    return getrf(A, p);
+}
+
+template <typename T>
+int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
+    trans = checked("grain::getrs", "trans", trans);
+    require_size("grain::getrs", "n", n), require_size("grain::getrs", "nrhs", nrhs);
+    const Matrix<T> A = wrap("grain::getrs", "lda", n, n, a, lda);
+    Matrix<T> B = wrap("grain::getrs", "ldb", n, nrhs, b, ldb);
+    // Only read: the Pivots object writes nothing unless a factorization runs on it.
+    const Pivots p(n, const_cast<int*>(ipiv));
+    return getrs(trans, A, p, B);
+}
+
+template <typename T>
+int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb) {
+    require_size("grain::gesv", "n", n), require_size("grain::gesv", "nrhs", nrhs);
+    Matrix<T> A = wrap("grain::gesv", "lda", n, n, a, lda);
+    Matrix<T> B = wrap("grain::gesv", "ldb", n, nrhs, b, ldb);
+    Pivots p(n, ipiv);
+    return gesv(A, p, B);
+}
+
+template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda) {
     require_size("grain::getrf_nopiv", "m", m), require_size("grain::getrf_nopiv", "n", n);
     Matrix<T> A = wrap("grain::getrf_nopiv", "lda", m, n, a, lda);
@@ -522,6 +621,15 @@ int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
     template int potrs<T>(Uplo, const Matrix<T>&, Matrix<T>&);                                                  \
     template Request posv_async<T>(Uplo, Matrix<T>&, Matrix<T>&);                                               \
     template int posv<T>(Uplo, Matrix<T>&, Matrix<T>&);                                                         \
+    template Request getrf_async<T>(Matrix<T>&, Pivots&);                                                       \
+    template int getrf<T>(Matrix<T>&, Pivots&);                                                                 \
+    template Request getrs_async<T>(Op, const Matrix<T>&, const Pivots&, Matrix<T>&);                           \
+    template int getrs<T>(Op, const Matrix<T>&, const Pivots&, Matrix<T>&);                                     \
+    template Request gesv_async<T>(Matrix<T>&, Pivots&, Matrix<T>&);                                            \
+    template int gesv<T>(Matrix<T>&, Pivots&, Matrix<T>&);                                                      \
+    template int getrf<T>(int64_t, int64_t, T*, int64_t, int*);                                                 \
+    template int getrs<T>(Op, int64_t, int64_t, const T*, int64_t, const int*, T*, int64_t);                    \
+    template int gesv<T>(int64_t, int64_t, T*, int64_t, int*, T*, int64_t);                                     \
     template Request getrf_nopiv_async<T>(Matrix<T>&);                                                          \
     template int getrf_nopiv<T>(Matrix<T>&);                                                                    \
     template Request getrs_nopiv_async<T>(const Matrix<T>&, Matrix<T>&);                                        \

@@ -23,7 +23,8 @@ struct TileArgs {
     bool whole_tile = true;  // Scale: the whole tile, or only its uplo triangle
     T alpha = 0;
     T beta = 0;
-    int64_t col_offset = 0;  // Potrf, GetrfNopiv: global column of the tile's first column
+    int64_t col_offset = 0;  // Potrf, GetrfNopiv, Getrf: global column of the tile's first column
+    int64_t row_offset = 0;  // Getrf, Laswp: global row of the column's first row (pivots are global)
     RequestState* request = nullptr;  // where factorizations report info
     TaskCounters* counters = nullptr;  // this (kernel, level)'s live counters
     std::atomic<int>* writers = nullptr;  // the output tile's writers_in_flight, while in flight

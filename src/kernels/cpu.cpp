@@ -2,6 +2,8 @@
 #include "cpu.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "blas.hpp"
 
@@ -85,6 +87,63 @@ void scale(void* buffers[], void* cl_arg) {
     for (int j = 0; j < c.cols; ++j) {
         const auto [first, last] = scaled_rows(p, j, c.rows);
         for (int i = first; i < last; ++i) x[i + int64_t(j) * c.ld] *= p.alpha;
+    }
+}
+
+// LU with partial pivoting of a column of tiles (buffers 1..n, the panel of one step):
+// LAPACK's getrf on a contiguous copy, which the column's rows need for the pivot search
+// across tiles. The pivots (buffer 0) become global; info, the first exactly zero pivot,
+// global too. The panel still completes, as LAPACK's does.
+template <typename T>
+void getrf(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const int tiles = int(STARPU_TASK_GET_NBUFFERS(p.task)) - 1;
+    const int cols = dims(buffers[1]).cols;
+    int rows = 0;
+    for (int t = 1; t <= tiles; ++t) rows += dims(buffers[t]).rows;
+    std::vector<T> panel(size_t(rows) * size_t(cols));
+    auto copy = [&](bool in) {
+        for (int t = 1, first = 0; t <= tiles; first += dims(buffers[t]).rows, ++t) {
+            const TileRef d = dims(buffers[t]);
+            T* tile = data<T>(buffers[t]);
+            for (int j = 0; j < cols; ++j) {
+                T* x = tile + int64_t(j) * d.ld;
+                T* y = panel.data() + int64_t(j) * rows + first;
+                in ? std::copy(x, x + d.rows, y) : std::copy(y, y + d.rows, x);
+            }
+        }
+    };
+    copy(true);
+    int* ipiv = pivots(buffers[0]);
+    static_assert(sizeof(lapack_int) == sizeof(int), "pivot blocks hold LAPACK's integers");
+    const int info = blas::getrf(rows, cols, panel.data(), std::max(rows, 1), ipiv);
+    copy(false);
+    for (int i = 0; i < pivot_count(buffers[0]); ++i) ipiv[i] += int(p.row_offset);
+    if (info > 0) p.request->report_info(p.col_offset + info);
+}
+
+// Row interchanges of one step (the pivot block, buffer 0) on a column of tiles (buffers
+// 1..n) whose first row is the step's first: LAPACK's laswp across tiles; in reverse
+// order with transa = Trans.
+template <typename T>
+void laswp(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const int tiles = int(STARPU_TASK_GET_NBUFFERS(p.task)) - 1;
+    const int nb = dims(buffers[1]).rows;  // every tile of the column but the last
+    const int cols = dims(buffers[1]).cols;
+    auto row = [&](int r) {  // (first element, stride) of row r of the column
+        const int t = std::min(r / nb, tiles - 1);
+        return std::pair<T*, int>(data<T>(buffers[1 + t]) + (r - t * nb), dims(buffers[1 + t]).ld);
+    };
+    const int* ipiv = pivots(buffers[0]);
+    const int count = pivot_count(buffers[0]);
+    for (int step = 0; step < count; ++step) {
+        const int i = p.transa == Op::Trans ? count - 1 - step : step;  // P^T: in reverse
+        const int k = ipiv[i] - 1 - int(p.row_offset);
+        if (k == i) continue;
+        const auto [x, ldx] = row(i);
+        const auto [y, ldy] = row(k);
+        for (int j = 0; j < cols; ++j) std::swap(x[int64_t(j) * ldx], y[int64_t(j) * ldy]);
     }
 }
 

@@ -19,15 +19,22 @@ namespace grain::detail::kernels {
 using KernelFunctions = std::array<void (*)(void**, void*), kernel_count>;
 
 // Defines, after a device's kernel templates (one named as each table row), its
-// functions<T>() for every precision.
-#define GRAIN_KERNEL_POINTER(E, name, modes, cuda_async, flops) &name<T>,
+// functions<T>() for every precision. The CUDA kernels' table has null for the rows
+// whose CUDA column is `none`, and needs no template for them.
+#define GRAIN_KERNEL_POINTER(E, name, modes, cuda, shape, flops) &name<T>,
+#define GRAIN_CUDA_POINTER_async(name) &name<T>,
+#define GRAIN_CUDA_POINTER_sync(name) &name<T>,
+#define GRAIN_CUDA_POINTER_none(name) nullptr,
+#define GRAIN_CUDA_KERNEL_POINTER(E, name, modes, cuda, shape, flops) GRAIN_CUDA_POINTER_##cuda(name)
 #define GRAIN_INSTANTIATE_KERNEL_FUNCTIONS(T) template kernels::KernelFunctions functions<T>();
-#define GRAIN_DEFINE_KERNEL_FUNCTIONS                                                                          \
+#define GRAIN_DEFINE_KERNEL_FUNCTIONS_OF(POINTER)                                                              \
     template <typename T>                                                                                      \
     kernels::KernelFunctions functions() {                                                                     \
-        return {GRAIN_KERNEL_TABLE(GRAIN_KERNEL_POINTER)};                                                     \
+        return {GRAIN_KERNEL_TABLE(POINTER)};                                                                  \
     }                                                                                                          \
     GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE_KERNEL_FUNCTIONS)
+#define GRAIN_DEFINE_KERNEL_FUNCTIONS GRAIN_DEFINE_KERNEL_FUNCTIONS_OF(GRAIN_KERNEL_POINTER)
+#define GRAIN_DEFINE_CUDA_KERNEL_FUNCTIONS GRAIN_DEFINE_KERNEL_FUNCTIONS_OF(GRAIN_CUDA_KERNEL_POINTER)
 
 struct TileRef {
     int rows, cols, ld;
@@ -38,6 +45,9 @@ T* data(void* buffer) { return reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffer
 inline TileRef dims(void* buffer) {
     return {int(STARPU_MATRIX_GET_NX(buffer)), int(STARPU_MATRIX_GET_NY(buffer)), int(STARPU_MATRIX_GET_LD(buffer))};
 }
+// A column kernel's pivot block: 1-based row indices, global to the routine's matrix.
+inline int* pivots(void* buffer) { return reinterpret_cast<int*>(STARPU_VECTOR_GET_PTR(buffer)); }
+inline int pivot_count(void* buffer) { return int(STARPU_VECTOR_GET_NX(buffer)); }
 template <typename T>
 const TileArgs<T>& args(void* cl_arg) { return *static_cast<const TileArgs<T>*>(cl_arg); }
 

@@ -26,9 +26,10 @@ void simulated_only(void**, void*) {
 }
 #endif
 
-// The CUDA kernel of row k: null in a build without CUDA kernels.
+// The CUDA kernel of row k: null in a build without CUDA kernels, and for rows without one.
 template <typename T>
 starpu_cuda_func_t cuda_function([[maybe_unused]] size_t k) {
+    if (kernel_info(Kernel(k)).cuda == CudaKernel::None) return nullptr;
 #ifdef GRAIN_USE_CUDA
     static const kernels::KernelFunctions functions = cuda::functions<T>();
     return functions[k];
@@ -75,11 +76,13 @@ public:
             cl.cpu_funcs[0] = cpu[k];
             if (starpu_cuda_func_t cuda = cuda_function<T>(k)) {
                 cl.cuda_funcs[0] = cuda;
-                cl.cuda_flags[0] = info.cuda_async ? STARPU_CUDA_ASYNC : 0;
+                cl.cuda_flags[0] = info.cuda == CudaKernel::Async ? STARPU_CUDA_ASYNC : 0;
                 cl.can_execute = within_cpu_limit;
             }
-            cl.nbuffers = info.nbuffers;
-            for (int i = 0; i < info.nbuffers; ++i) cl.modes[i] = info.modes[size_t(i)];
+            // A column kernel's task says how many buffers it has, and their modes.
+            cl.nbuffers = info.column ? STARPU_VARIABLE_NBUFFERS : info.nbuffers;
+            if (!info.column)
+                for (int i = 0; i < info.nbuffers; ++i) cl.modes[i] = info.modes[size_t(i)];
             cl.model = &model;
             cl.name = names_[k].c_str();
         }

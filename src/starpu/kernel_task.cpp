@@ -76,7 +76,27 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
                    int priority) {
     starpu_task* task = starpu_task_create();
     task->cl = codelet<T>(kernel);
-    for (int i = 0; i < nhandles; ++i) task->handles[i] = handles[i];
+    const KernelInfo& info = kernel_info(kernel);
+    if (info.column) {
+        // A pivot block and a column of tiles: the task gives its buffers' count and
+        // modes; past STARPU_NMAXBUFS, in arrays StarPU frees with the task.
+        task->nbuffers = nhandles;
+        if (nhandles > STARPU_NMAXBUFS) {
+            task->dyn_handles = static_cast<starpu_data_handle_t*>(std::malloc(sizeof(starpu_data_handle_t) * size_t(nhandles)));
+            task->dyn_modes = static_cast<starpu_data_access_mode*>(std::malloc(sizeof(starpu_data_access_mode) * size_t(nhandles)));
+            if (!task->dyn_handles || !task->dyn_modes) {
+                task->destroy = 0;  // as below; the clean-up frees what was allocated
+                starpu_task_destroy(task);
+                throw std::bad_alloc();
+            }
+        }
+        for (int i = 0; i < nhandles; ++i) {
+            STARPU_TASK_SET_HANDLE(task, handles[i], i);
+            STARPU_TASK_SET_MODE(task, info.modes[i == 0 ? 0 : 1], i);
+        }
+    } else {
+        for (int i = 0; i < nhandles; ++i) task->handles[i] = handles[i];
+    }
     // StarPU frees cl_arg with free() once the task is done.
     auto* arg = static_cast<TileArgs<T>*>(std::malloc(sizeof(TileArgs<T>)));
     if (!arg) throw std::bad_alloc();

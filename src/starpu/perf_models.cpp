@@ -31,9 +31,12 @@ KernelFootprints tile_footprints(int nb) {
     // Codelets.TileFootprintsAreWhatStarPUComputes holds this to StarPU's own.
     const uint32_t tile = starpu_hash_crc32c_be(starpu_hash_crc32c_be(uint32_t(nb), uint32_t(nb)),
                                                 uint32_t(STARPU_MATRIX_INTERFACE_ID));
+    // A column kernel's footprint depends on its column's height too: 0, no history
+    // (its durations come from flops).
     KernelFootprints footprints{};
     for (size_t k = 0; k < kernel_count; ++k) {
         uint32_t footprint = 0;
+        if (kernel_info(Kernel(k)).column) continue;
         for (int i = 0; i < kernel_info(Kernel(k)).nbuffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
         footprints[size_t(k)] = footprint;
     }

@@ -25,6 +25,9 @@ double routine_flops(const std::string& op, const Case& c) {
     if (op == "posv") return kernel_flops(Kernel::Potrf, 0, n, 0) + solve;
     if (op == "getrf_nopiv") return kernel_flops(Kernel::GetrfNopiv, m, n, 0);
     if (op == "gesv_nopiv") return kernel_flops(Kernel::GetrfNopiv, n, n, 0) + solve;
+    if (op == "getrf") return kernel_flops(Kernel::Getrf, m, n, 0);
+    if (op == "getrs") return solve;
+    if (op == "gesv") return kernel_flops(Kernel::Getrf, n, n, 0) + solve;
     throw std::logic_error("routine_flops: no flop count for " + op);
 }
 

@@ -17,7 +17,8 @@ namespace {
 
 const char* usage_text =
     "usage: grain_testing -o OP [options]\n"
-    "  -o, --op OP          gemm, trsm, syrk, potrf, potrs, posv, getrf_nopiv, gesv_nopiv\n"
+    "  -o, --op OP          gemm, trsm, syrk, potrf, potrs, posv, getrf, getrs, gesv,\n"
+    "                       getrf_nopiv, gesv_nopiv\n"
     "  -p, --precision P    s, d, or a list (s,d)            [d]\n"
     "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
     "      --nrhs LIST      right-hand sides                 [1]\n"

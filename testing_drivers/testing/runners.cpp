@@ -287,6 +287,52 @@ Result run_lu(const Run& r) {
     return res;
 }
 
+// getrf, getrs and gesv: LU with partial pivoting of a general matrix (getrs factors
+// first, untimed, and times the solve alone).
+template <typename T>
+Result run_lu_pivoting(const Run& r) {
+    const Case& c = r.c;
+    const std::string& op = r.options.op;
+    const bool solve = op != "getrf";
+    const int64_t m = c.m, mn = std::min(m, c.n);  // m = n but for getrf
+    Factorization<T> f(r, m, Kind::General, solve);
+    std::vector<int> ipiv(static_cast<size_t>(mn));
+    Result res;
+    if (op == "getrs") {
+        const WorkersRunning running;
+        grain::Matrix<T> tF = in_place(f.F, c.scales);
+        grain::Pivots p(mn, ipiv.data());
+        res.info = grain::getrf(tF, p);
+    }
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tF = in_place(f.F, c.scales), tX = in_place(f.X, c.scales);
+        grain::Pivots p(mn, ipiv.data());
+        if (op == "getrf") res.info = grain::getrf(tF, p);
+        if (op == "getrs") res.info = std::max(res.info, grain::getrs(Op::NoTrans, tF, p, tX));
+        if (op == "gesv") res.info = grain::gesv(tF, p, tX);
+    });
+    const BlasThreads blas_threads(r.threads);
+    if (r.options.vendor) {  // LAPACKE's, threaded (cuSOLVER's with pivoting: not yet)
+        Array<T> vA = f.A, vB = f.B;
+        std::vector<lapack_int> vp(size_t(mn) + 1);
+        if (op == "getrs") blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), vp.data());
+        res.vendor_time = timed([&] {
+            if (op != "getrs") blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), vp.data());
+            if (solve) blas::getrs(int(c.n), int(c.nrhs), vA.data(), vA.ld(), vp.data(), vB.data(), vB.ld());
+        });
+    }
+    if (r.options.check && solve) res.residual = f.solve_residual();
+    if (r.options.check && !solve) {
+        // P A against L U: A's rows interchanged in place (A is not needed after this).
+        for (size_t i = 0; i < ipiv.size(); ++i)
+            if (ipiv[i] - 1 != int64_t(i))
+                for (int64_t j = 0; j < c.n; ++j) std::swap(f.A(int64_t(i), j), f.A(int64_t(ipiv[i] - 1), j));
+        res.residual = m == c.n && c.n >= vector_check_from ? factor_residual_by_vector(f.A, f.F, Factors::Lu, check_rng(r))
+                                                           : factor_residual(f.A, lu_product(f.F));
+    }
+    return res;
+}
+
 const Operation operations[] = {
     // name, residual bound, runners, whether it reads -m, -k, --nrhs
     {"gemm", 10, run_gemm<float>, run_gemm<double>, true, true, false},
@@ -297,6 +343,9 @@ const Operation operations[] = {
     {"posv", 60, run_cholesky<float>, run_cholesky<double>, false, false, true},
     {"getrf_nopiv", 60, run_lu<float>, run_lu<double>, true, false, false},
     {"gesv_nopiv", 60, run_lu<float>, run_lu<double>, false, false, true},
+    {"getrf", 60, run_lu_pivoting<float>, run_lu_pivoting<double>, true, false, false},
+    {"getrs", 60, run_lu_pivoting<float>, run_lu_pivoting<double>, false, false, true},
+    {"gesv", 60, run_lu_pivoting<float>, run_lu_pivoting<double>, false, false, true},
 };
 
 // Byte counts that saturate: UINT64_MAX stands for "more than 64 bits hold".
@@ -385,19 +434,22 @@ uint64_t host_bytes(const Options& options, const Case& c) {
     // The factorizations: A (m x n, m = n but for getrf_nopiv) and the solves' B, and their
     // copies F and X that grain works in (Factorization); then the vendor's copies, freed
     // before the check's.
-    const bool solve = c.nrhs > 0, lu = op == "getrf_nopiv" || op == "gesv_nopiv";
+    const bool solve = c.nrhs > 0,
+               lu = op == "getrf_nopiv" || op == "gesv_nopiv" || op == "getrf" || op == "getrs" || op == "gesv";
     if (!lu && op != "potrf" && op != "potrs" && op != "posv")
         throw std::logic_error("host_bytes: no byte count for " + op);
     const uint64_t a = array(m, n), b = solve ? array(n, c.nrhs) : 0;
     const int64_t mn = std::min(m, n);
-    const uint64_t pivots = lu ? times(uint64_t(mn) + 1, sizeof(lapack_int)) : 0;
+    const uint64_t pivots = lu ? times(uint64_t(mn) + 1, sizeof(lapack_int)) : 0;  // the vendor's
+    const bool pivoting = op == "getrf" || op == "getrs" || op == "gesv";
+    const uint64_t grain_pivots = pivoting ? times(uint64_t(mn), sizeof(int)) : 0;  // the grain::Pivots array
     const uint64_t vendor_copies = vendor ? add(add(a, b), pivots) : 0;
     // The residual's B copy; the product of the factors (L and U apart where not square).
     const uint64_t product = m == n && n >= vector_check_from ? times(uint64_t(n), 3 * element)  // vectors
                              : lu && m != n ? add(add(array(m, mn), array(mn, n)), array(m, n))
                                             : a;
     const uint64_t check_copies = check ? (solve ? b : product) : 0;
-    return add(times(add(a, b), 2), std::max(vendor_copies, check_copies));
+    return add(add(times(add(a, b), 2), grain_pivots), std::max(vendor_copies, check_copies));
 }
 
 }  // namespace grain::testing::driver

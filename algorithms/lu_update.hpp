@@ -1,0 +1,17 @@
+#pragma once
+// The trailing update of step k of a right-looking LU, with or without pivoting:
+// A(m, n) -= L(m, k) U(k, n) for m, n > k, the tiles nearest the panel first.
+#include "recursion/tasks.hpp"
+
+namespace grain::algorithms {
+
+template <typename T>
+void lu_trailing_update(const Context& ctx, const Matrix<T>& A, int k, int step_priority) {
+    using detail::tile;
+    for (int n = k + 1; n < A.nt(); ++n)
+        for (int m = k + 1; m < A.mt(); ++m)
+            detail::task::gemm(ctx, Op::NoTrans, Op::NoTrans, T(-1), tile(A, m, k), tile(A, k, n), T(1), tile(A, m, n),
+                               step_priority - (n - k) - (m - k));
+}
+
+}  // namespace grain::algorithms

@@ -1,0 +1,46 @@
+#pragma once
+// The storage behind grain::Pivots: the indices, and one StarPU vector handle per block
+// of nb indices (the pivots of one step of a factorization with nb-wide panels),
+// registered when a routine first uses them with that nb.
+#include <starpu.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "grain/pivots.hpp"
+#include "handles.hpp"
+
+namespace grain::detail {
+
+class PivotStorage final : public HandleOwner {
+public:
+    PivotStorage(int64_t count, int* user);
+    ~PivotStorage();
+    PivotStorage(const PivotStorage&) = delete;
+    PivotStorage& operator=(const PivotStorage&) = delete;
+
+    int64_t size() const { return count_; }
+    const int* data() const { return data_; }
+    // The handles of the blocks of nb indices (the last may be shorter); another nb than
+    // the last call's unregisters the old blocks first, which waits for their tasks.
+    const std::vector<starpu_data_handle_t>& blocks(int nb);
+    void runtime_ending() override {
+        release();
+        enlisted_ = false;  // a later Runtime enlists it again on first use
+    }
+
+private:
+    void release();
+    int64_t count_;
+    std::vector<int> owned_;
+    int* data_;
+    int nb_ = 0;
+    std::vector<starpu_data_handle_t> blocks_;
+    bool enlisted_ = false;
+};
+
+struct PivotAccess {
+    static PivotStorage& storage(const Pivots& p) { return *p.storage_; }
+};
+
+}  // namespace grain::detail

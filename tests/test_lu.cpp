@@ -1,0 +1,192 @@
+// LU with partial pivoting (getrf, getrs, gesv) against LAPACKE on the same matrices:
+// the pivots, the factors' residual, the solves, info on singular matrices, and the
+// matrices that defeat getrf_nopiv. Sizes that are and are not multiples of the tile
+// size; square, tall and wide.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "common.hpp"
+
+namespace grain::test {
+namespace {
+
+using testing::factor_residual;
+using testing::solve_residual;
+
+template <typename T>
+class Lu : public ::testing::Test {};
+TYPED_TEST_SUITE(Lu, Precisions);
+
+// P A: the interchanges of ipiv (1-based, LAPACK's order) applied to A's rows.
+template <typename T>
+Array<T> permuted(const Array<T>& A, const std::vector<int>& ipiv) {
+    Array<T> P = A;
+    for (size_t i = 0; i < ipiv.size(); ++i)
+        for (int64_t j = 0; j < A.n; ++j) std::swap(P(int64_t(i), j), P(int64_t(ipiv[i] - 1), j));
+    return P;
+}
+
+// Whether step i of LAPACK's factorization `factored` had a near-tie: a candidate below
+// the pivot within 1e-8 of it in magnitude, i.e. a multiplier |L(r, i)| of about 1.
+template <typename T>
+bool near_tie(const Array<T>& factored, int64_t i) {
+    for (int64_t r = i + 1; r < factored.m; ++r)
+        if (std::abs(double(factored(r, i))) > 1 - 1e-8) return true;
+    return false;
+}
+
+// grain's pivots are LAPACKE's up to the first near-tie (after one, the two orders
+// differ by rounding, and the residual decides).
+template <typename T>
+void expect_lapacke_pivots(const Array<T>& A, const std::vector<int>& ipiv) {
+    Array<T> lapacke = A;
+    std::vector<lapack_int> expected(ipiv.size());
+    blas::getrf(int(A.m), int(A.n), lapacke.data(), lapacke.ld(), expected.data());
+    for (size_t i = 0; i < ipiv.size(); ++i) {
+        if (ipiv[i] == expected[i]) continue;
+        EXPECT_TRUE(near_tie(lapacke, int64_t(i))) << "pivot " << i << ": grain " << ipiv[i] << ", LAPACKE "
+                                                   << expected[i] << ", not a near-tie";
+        return;
+    }
+}
+
+// Factors A with grain; checks the pivots and ||P A - L U||_1 / (||A||_1 n eps) < 60.
+// Returns info.
+template <typename T>
+int factor_and_check(const Array<T>& A) {
+    Matrix<T> tA = tiles_of(A, scales());
+    Pivots ipiv(std::min(A.m, A.n));
+    const int info = getrf(tA, ipiv);
+    const std::vector<int> p(ipiv.data(), ipiv.data() + ipiv.size());
+    for (int v : p) {
+        EXPECT_GE(v, 1);
+        EXPECT_LE(v, A.m);
+    }
+    if (info == 0) expect_lapacke_pivots(A, p);
+    EXPECT_LT(factor_residual(permuted(A, p), testing::lu_product(to_array(tA))), 60);
+    return info;
+}
+
+TYPED_TEST(Lu, PivotsAndFactorsMatchLapacke) {
+    using T = TypeParam;
+    const std::pair<int64_t, int64_t> shapes[] = {{1, 1}, {7, 7}, {16, 16}, {35, 20}, {20, 35},
+                                                  {48, 48}, {67, 50}, {50, 67}, {100, 100}};
+    for (auto [m, n] : shapes) {
+        SCOPED_TRACE(::testing::Message() << "m=" << m << " n=" << n);
+        EXPECT_EQ(factor_and_check(random_array<T>(m, n, Kind::General, rng())), 0);
+    }
+}
+
+// A zero at (0, 0), and a matrix whose leading pivots are tiny: getrf_nopiv fails on the
+// first and loses all accuracy on the second.
+TYPED_TEST(Lu, MatricesThatDefeatNoPivoting) {
+    using T = TypeParam;
+    for (int64_t n : {7, 35, 67}) {
+        SCOPED_TRACE(::testing::Message() << "n=" << n);
+        Array<T> zero = random_array<T>(n, n, Kind::General, rng());
+        zero(0, 0) = T(0);
+        EXPECT_EQ(factor_and_check(zero), 0);
+        Array<T> tiny = random_array<T>(n, n, Kind::General, rng());
+        for (int64_t i = 0; i < n; ++i) tiny(i, i) *= T(1e-7);
+        EXPECT_EQ(factor_and_check(tiny), 0);
+    }
+}
+
+// info is LAPACKE's: a zero column inside a tile, at a tile boundary, and in a sub-tile
+// (the suites run under --split all and ladders too).
+TYPED_TEST(Lu, SingularInfoIsLapackes) {
+    using T = TypeParam;
+    const int64_t n = 50;
+    for (int64_t column : {int64_t(5), int64_t(nb), int64_t(nb + 3), n - 1}) {
+        SCOPED_TRACE(::testing::Message() << "zero column " << column);
+        Array<T> A = random_array<T>(n, n, Kind::General, rng());
+        for (int64_t i = 0; i < n; ++i) A(i, column) = T(0);
+        Array<T> lapacke = A;
+        std::vector<lapack_int> ipiv(static_cast<size_t>(n));
+        const int expected = blas::getrf(int(n), int(n), lapacke.data(), lapacke.ld(), ipiv.data());
+        ASSERT_EQ(expected, column + 1);
+        EXPECT_EQ(factor_and_check(A), expected);
+    }
+}
+
+// getrs (both transposes) and gesv, on general matrices and on a matrix of condition
+// about 1e8 (in double; eps^-1/2 in float) with its rows shuffled: the backward error is
+// of LAPACKE's order.
+TYPED_TEST(Lu, SolvesMatchLapackesBackwardError) {
+    using T = TypeParam;
+    for (int64_t n : {7, 35, 67}) {
+        const double cond = hard_conditions<T>()[0];
+        Array<T> hard = spd_with_condition<T>(n, cond, rng());
+        for (int64_t i = 0; i + 1 < n; i += 2)
+            for (int64_t j = 0; j < n; ++j) std::swap(hard(i, j), hard(n - 1 - i, j));
+        for (const Array<T>& A : {random_array<T>(n, n, Kind::General, rng()), hard}) {
+            const Array<T> B = random_array<T>(n, 3, Kind::General, rng());
+            Array<T> lapacke = A, lapacke_x = B;
+            std::vector<lapack_int> lp(static_cast<size_t>(n));
+            ASSERT_EQ(blas::getrf(int(n), int(n), lapacke.data(), lapacke.ld(), lp.data()), 0);
+            ASSERT_EQ(blas::getrs(int(n), 3, lapacke.data(), lapacke.ld(), lp.data(), lapacke_x.data(), lapacke_x.ld()), 0);
+            const double lapacke_error = solve_residual(Side::Left, Op::NoTrans, A, lapacke_x, T(1), B);
+            for (Op trans : {Op::NoTrans, Op::Trans}) {
+                SCOPED_TRACE(::testing::Message() << "n=" << n << " trans=" << char(trans));
+                Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
+                Pivots ipiv(n);
+                ASSERT_EQ(getrf(tA, ipiv), 0);
+                ASSERT_EQ(getrs(trans, tA, ipiv, tB), 0);
+                EXPECT_LT(solve_residual(Side::Left, trans, A, to_array(tB), T(1), B), std::max(60.0, 10 * lapacke_error));
+            }
+            Matrix<T> sA = tiles_of(A, scales()), sB = tiles_of(B, scales());
+            Pivots ipiv(n);
+            ASSERT_EQ(gesv(sA, ipiv, sB), 0);
+            EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(sB), T(1), B), std::max(60.0, 10 * lapacke_error));
+        }
+    }
+}
+
+// gesv leaves B untouched when A is singular; the LAPACK-layout forms agree with the
+// tiled ones; the asynchronous chain needs no wait between the factorization and the solve.
+TYPED_TEST(Lu, GesvOnSingularLapackLayoutAndAsyncChain) {
+    using T = TypeParam;
+    const int64_t n = 40;
+    Array<T> S = random_array<T>(n, n, Kind::General, rng());
+    for (int64_t i = 0; i < n; ++i) S(i, 20) = T(0);
+    const Array<T> B = random_array<T>(n, 2, Kind::General, rng());
+    Matrix<T> sA = tiles_of(S, scales()), sB = tiles_of(B, scales());
+    Pivots sp(n);
+    EXPECT_EQ(gesv(sA, sp, sB), 21);
+    EXPECT_EQ(norm('1', testing::minus(to_array(sB), B)), T(0));
+
+    const Array<T> A = random_array<T>(n, n, Kind::General, rng());
+    Array<T> a = A, b = B;
+    std::vector<int> ipiv(static_cast<size_t>(n));
+    ASSERT_EQ(gesv(n, 2, a.data(), a.ld(), ipiv.data(), b.data(), b.ld()), 0);
+    EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, b, T(1), B), 60);
+    Array<T> b2 = B;
+    ASSERT_EQ(getrs(Op::NoTrans, n, 2, a.data(), a.ld(), ipiv.data(), b2.data(), b2.ld()), 0);
+    EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, b2, T(1), B), 60);
+
+    Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
+    Pivots p(n);
+    Request factored = getrf_async(tA, p);
+    Request solved = getrs_async(Op::NoTrans, tA, p, tB);
+    EXPECT_EQ(solved.wait(), 0);
+    EXPECT_EQ(factored.wait(), 0);
+    EXPECT_EQ(std::vector<int>(p.data(), p.data() + n), ipiv);
+    EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), T(1), B), 60);
+}
+
+TYPED_TEST(Lu, BadArgumentsAreRefused) {
+    using T = TypeParam;
+    Matrix<T> A(20, 30, nb), B(20, 2, nb), C(30, 2, nb);
+    Pivots wrong(19), right(20);
+    EXPECT_THROW(getrf(A, wrong), grain::invalid_argument);
+    EXPECT_THROW(getrs(Op::NoTrans, A, right, B), grain::invalid_argument);  // A not square
+    Matrix<T> S(30, 30, nb);
+    Pivots p30(30);
+    EXPECT_THROW(getrs(Op::NoTrans, S, p30, B), grain::invalid_argument);  // B.m != n
+    EXPECT_THROW(Pivots(-1), grain::invalid_argument);
+    EXPECT_THROW(Pivots(3, nullptr), grain::invalid_argument);
+}
+
+}  // namespace
+}  // namespace grain::test
