@@ -9,6 +9,8 @@
 
 namespace grain::detail {
 struct PivotBlocks;
+template <typename T>
+class TileGrid;
 }
 
 namespace grain::algorithms {
@@ -37,6 +39,8 @@ void getrs_nopiv(const Context& ctx, const Matrix<T>& A, const Matrix<T>& B);
 // LU with partial pivoting, its pivots in blocks of A.nb() (one per step).
 template <typename T>
 void getrf(const Context& ctx, const Matrix<T>& A, const detail::PivotBlocks& ipiv);
+template <typename T>
+void getrf(const Context& ctx, const detail::TileGrid<T>& A, const detail::PivotBlocks& ipiv);
 template <typename T>
 void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
 

@@ -22,7 +22,7 @@ void getrf_nopiv(const Context& ctx, const Matrix<T>& A) {
         for (int n = k + 1; n < A.nt(); ++n)  // U(k,n) = L(k,k)^-1 A(k,n)
             detail::task::trsm(ctx, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), tile(A, k, k),
                                tile(A, k, n), step_priority - (n - k));
-        lu_trailing_update(ctx, A, k, step_priority);
+        lu_trailing_update<T>(ctx, A, k, step_priority);
     }
 }
 

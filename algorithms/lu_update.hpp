@@ -5,12 +5,13 @@
 
 namespace grain::algorithms {
 
-template <typename T>
-void lu_trailing_update(const Context& ctx, const Matrix<T>& A, int k, int step_priority) {
+// Grid: a Matrix<T> or a detail::TileGrid<T>.
+template <typename T, typename Grid>
+void lu_trailing_update(const Context& ctx, const Grid& A, int k, int step_priority) {
     using detail::tile;
     for (int n = k + 1; n < A.nt(); ++n)
         for (int m = k + 1; m < A.mt(); ++m)
-            detail::task::gemm(ctx, Op::NoTrans, Op::NoTrans, T(-1), tile(A, m, k), tile(A, k, n), T(1), tile(A, m, n),
+            detail::task::gemm<T>(ctx, Op::NoTrans, Op::NoTrans, T(-1), tile(A, m, k), tile(A, k, n), T(1), tile(A, m, n),
                                step_priority - (n - k) - (m - k));
 }
 

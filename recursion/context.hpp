@@ -1,7 +1,7 @@
 #pragma once
 // What an algorithm submits with: the request its tasks belong to, the recursion
-// layer, and where the view it works on sits (its level, and its first column in the
-// view the routine was called on, so that info is reported globally).
+// layer, and where the view it works on sits (its level, and its first column and row
+// in the view the routine was called on, so that info and pivots are global).
 #include <cstdint>
 
 namespace grain::detail {
@@ -20,6 +20,9 @@ struct Context {
     // The priority of the task this view's algorithm refines (0 at the top): its
     // sub-tasks' priorities are this plus their own, weighted by level (tasks.cpp).
     int64_t priority_base = 0;
+    // Where the view's first row is in the view the routine was called on (an LU's
+    // pivots are global row indices), as col_offset is for columns.
+    int64_t row_offset = 0;
 };
 
 }  // namespace grain::detail

@@ -64,9 +64,8 @@ bool Recursion::decide(const TaskSite& site) {
     TaskCounters& counts = counters_.at(site.op, site.level);
     ++counts.submitted;
     counters_.submitted(site.op, site.level);
-    // Column kernels (an LU's panel and interchanges) run whole: their split, the same
-    // algorithm on the column's sub-tiles, needs pivots composed across levels.
-    if (site.level + 1 >= site.levels || kernel_info(site.op).column) return false;
+    // Row interchanges run whole: they move rows, not flops.
+    if (site.level + 1 >= site.levels || site.op == Kernel::Laswp) return false;
     // With GPUs, a task is left whole when its output tile is valid only on a GPU (StarPU
     // partitions it in host memory: a split would move it there and back), or is being
     // written by a kernel: the tile will be where that kernel runs, most likely a GPU,

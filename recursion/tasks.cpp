@@ -10,6 +10,7 @@
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
 #include "src/starpu/kernel_task.hpp"
+#include "src/starpu/pivot_storage.hpp"
 
 namespace grain::detail {
 
@@ -39,8 +40,9 @@ void refine(const Context& ctx, Kernel kernel, const TileArgs<T>& p, const Matri
         case Kernel::Potrf: return algorithms::potrf(ctx, p.uplo, sub[0]);
         case Kernel::GetrfNopiv: return algorithms::getrf_nopiv(ctx, sub[0]);
         case Kernel::Scale: return algorithms::scale(ctx, p.whole_tile, p.uplo, p.alpha, sub[0]);
-        case Kernel::Getrf:  // column kernels are not split (Recursion::decide)
-        case Kernel::Laswp:
+        case Kernel::Getrf:  // counting mode only (split_children): a split panel is refined by submit_column
+            return algorithms::getrf(ctx, TileGrid<T>(sub[0]), PivotBlocks{});
+        case Kernel::Laswp:  // never split (Recursion::decide)
         case Kernel::Count: break;
     }
 }
@@ -96,19 +98,28 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
     insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority));
 }
 
-// A column task (a pivot block, then a column of tiles): counted, or decided (never
-// split, Recursion::decide) and inserted.
-template <typename T>
+// A column task (a pivot block, then a column of tiles `column` whose first row is
+// first_row of the view): counted, or decided and inserted. A panel (getrf) that splits
+// runs the same LU on the column's sub-tiles, one level down, its pivots in sub-blocks
+// of its block (`refined`: PivotBlocks of them); laswp never splits.
+template <typename T, typename Refine>
 void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, starpu_data_handle_t pivots,
-                   const std::vector<Tile<T>>& column, int priority) {
+                   const std::vector<Tile<T>>& column, int64_t first_row, int priority, Refine refined) {
     if (ctx.counting) {
         ++ctx.counting[size_t(kernel)];
         return;
     }
     const Tile<T>& first = column.front();
-    ctx.recursion->decide(site(kernel, first));  // counts it; false
+    if (ctx.recursion->decide(site(kernel, first))) {
+        const TileGrid<T> sub = TileGrid<T>::children_of(column);
+        Context below{ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + first.col_offset, nullptr,
+                      global_priority(ctx, first, priority)};
+        below.row_offset = ctx.row_offset + first_row;
+        return algorithms::getrf(below, sub, refined(sub.nb()));
+    }
     std::vector<starpu_data_handle_t> handles{pivots};
     for (const Tile<T>& t : column) handles.push_back(t.handle());
+    args.row_offset = ctx.row_offset + first_row;
     insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority));
 }
 
@@ -176,24 +187,23 @@ void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, i
 }
 
 template <typename T>
-void getrf(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
-           int priority) {
-    TileArgs<T> args;
-    args.row_offset = first_row;
-    submit_column(ctx, Kernel::Getrf, args, pivots, column, priority);
+void getrf(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
+           int64_t first_row, int priority) {
+    submit_column(ctx, Kernel::Getrf, TileArgs<T>{}, pivots.at(k), column, first_row, priority, [&](int child_nb) {
+        return PivotBlocks{pivots.storage, &pivots.storage->sub_blocks(pivots.at(k), child_nb)};
+    });
 }
 
 template <typename T>
 void laswp(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
            int priority, bool reverse) {
     TileArgs<T> args;
-    args.row_offset = first_row;
     args.transa = reverse ? Op::Trans : Op::NoTrans;
-    submit_column(ctx, Kernel::Laswp, args, pivots, column, priority);
+    submit_column(ctx, Kernel::Laswp, args, pivots, column, first_row, priority, [](int) { return PivotBlocks{}; });
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                            \
-    template void getrf<T>(const Context&, starpu_data_handle_t, const std::vector<Tile<T>>&, int64_t, int); \
+    template void getrf<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int); \
     template void laswp<T>(const Context&, starpu_data_handle_t, const std::vector<Tile<T>>&, int64_t, int, bool); \
     template void gemm<T>(const Context&, Op, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);               \
     template void trsm<T>(const Context&, Side, Uplo, Op, Diag, T, Tile<T>, Tile<T>, int);             \

@@ -17,6 +17,8 @@
 
 namespace grain::detail {
 
+class PivotStorage;
+
 // Tile (i, j) of a view: its grid and place in it, and where its first column is in
 // the view.
 template <typename T>
@@ -30,9 +32,11 @@ struct Tile {
     Matrix<T> children() const { return MatrixAccess::view(grid->children(i, j)); }
 };
 
-// The StarPU handles of a Pivots object's blocks, one per step (null in counting mode,
-// which submits nothing).
+// The StarPU handles of a Pivots object's blocks, one per step of the view an LU works
+// on, and the storage that plans their sub-blocks when a panel splits (both null in
+// counting mode, which submits nothing).
 struct PivotBlocks {
+    PivotStorage* storage = nullptr;
     const std::vector<starpu_data_handle_t>* blocks = nullptr;
     starpu_data_handle_t at(int k) const { return blocks ? (*blocks)[size_t(k)] : nullptr; }
 };
@@ -42,6 +46,44 @@ Tile<T> tile(const Matrix<T>& A, int i, int j) {
     return {&MatrixAccess::storage(A), MatrixAccess::first_tile_row(A) + i, MatrixAccess::first_tile_col(A) + j,
             int64_t(j) * A.nb()};
 }
+
+// The tiles an LU works on: a Matrix view's, or, where an LU's panel splits, the sub-tiles
+// of its column of tiles stacked into one grid (each tile has a grid of children of its
+// own, so the column's sub-tiles are in no single Matrix). One algorithm runs on both.
+template <typename T>
+class TileGrid {
+public:
+    explicit TileGrid(const Matrix<T>& A) : mt_(A.mt()), nt_(A.nt()), nb_(A.nb()), view_(&A) {}
+    // The sub-tiles of `column` (tiles of one width, top to bottom), at the next scale.
+    static TileGrid children_of(const std::vector<Tile<T>>& column) {
+        TileGrid g;
+        std::vector<Matrix<T>> parts;
+        for (const Tile<T>& t : column) parts.push_back(t.children());
+        g.nb_ = parts.front().nb();
+        g.nt_ = parts.front().nt();
+        for (const Matrix<T>& p : parts) g.mt_ += p.mt();
+        g.tiles_.reserve(size_t(g.mt_) * size_t(g.nt_));
+        for (int j = 0; j < g.nt_; ++j)
+            for (const Matrix<T>& p : parts)
+                for (int i = 0; i < p.mt(); ++i) g.tiles_.push_back(tile(p, i, j));
+        return g;
+    }
+    int mt() const { return mt_; }
+    int nt() const { return nt_; }
+    int nb() const { return nb_; }
+    Tile<T> at(int i, int j) const {
+        return view_ ? tile(*view_, i, j) : tiles_[size_t(i) + size_t(j) * size_t(mt_)];
+    }
+
+private:
+    TileGrid() = default;
+    int mt_ = 0, nt_ = 0, nb_ = 0;
+    const Matrix<T>* view_ = nullptr;
+    std::vector<Tile<T>> tiles_;  // column-major, where there is no view
+};
+
+template <typename T>
+Tile<T> tile(const TileGrid<T>& A, int i, int j) { return A.at(i, j); }
 
 // The StarPU priority of a task at `level` of a ladder of `levels` scales whose own
 // priority in its loop nest is `priority`, below a parent task of composed priority
@@ -83,11 +125,12 @@ void getrf_nopiv(const Context& ctx, Tile<T> A, int priority);
 template <typename T>
 void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority);
 
-// The panel of an LU with partial pivoting: the column of tiles `column` (its first tile
-// on the diagonal, its first row global row first_row), pivots written to block `pivots`.
+// The panel of step k of an LU with partial pivoting: the column of tiles `column` (its
+// first tile on the diagonal, its first row first_row of the view), pivots written to
+// block k of `pivots`. Its split is the same LU on the column's sub-tiles.
 template <typename T>
-void getrf(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
-           int priority);
+void getrf(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
+           int64_t first_row, int priority);
 // The interchanges of block `pivots` (of the step whose first row is first_row) on a
 // column of tiles starting at that row; in reverse order if `reverse` (P^T).
 template <typename T>

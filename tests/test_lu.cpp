@@ -4,6 +4,7 @@
 // size; square, tall and wide.
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "common.hpp"
@@ -173,6 +174,35 @@ TYPED_TEST(Lu, GesvOnSingularLapackLayoutAndAsyncChain) {
     EXPECT_EQ(factored.wait(), 0);
     EXPECT_EQ(std::vector<int>(p.data(), p.data() + n), ipiv);
     EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(tB), T(1), B), 60);
+}
+
+// Under --split all on a three-scale ladder, every panel splits into the same LU on its
+// column's sub-tiles (whose panels split again), laswp never does, and the factors and
+// pivots are still LAPACKE's: the pivots compose across levels.
+TYPED_TEST(Lu, PanelsSplitIntoTheSameLu) {
+    using T = TypeParam;
+    const std::string saved = test_runtime().split();
+    test_runtime().set_split("all");
+    const int64_t m = 75, n = 60;  // 3 x 3 tiles of 32 (the last ones partial), steps of 16 and 8 below
+    const Array<T> A = random_array<T>(m, n, Kind::General, rng());
+    Matrix<T> tA(m, n, {32, 16, 8});
+    tA.from_lapack(A.data(), A.ld());
+    Pivots ipiv(n);
+    test_runtime().reset_statistics();
+    const int info = getrf(tA, ipiv);
+    const Statistics s = test_runtime().statistics();
+    test_runtime().set_split(saved);
+    ASSERT_EQ(info, 0);
+    EXPECT_EQ(s.at("getrf", 0).submitted, 2);  // min(3, 2) steps
+    EXPECT_EQ(s.at("getrf", 0).split, 2);
+    EXPECT_EQ(s.at("getrf", 1).split, s.at("getrf", 1).submitted);
+    EXPECT_GT(s.at("getrf", 2).finished, 0);
+    EXPECT_EQ(s.at("getrf", 0).finished + s.at("getrf", 1).finished, 0);
+    EXPECT_EQ(s.at("laswp", 0).split + s.at("laswp", 1).split, 0);
+    EXPECT_GT(s.at("laswp", 1).finished, 0);  // the split panels' own interchanges
+    const std::vector<int> p(ipiv.data(), ipiv.data() + n);
+    expect_lapacke_pivots(A, p);
+    EXPECT_LT(factor_residual(permuted(A, p), testing::lu_product(to_array(tA))), 60);
 }
 
 TYPED_TEST(Lu, BadArgumentsAreRefused) {

@@ -339,7 +339,8 @@ template <typename T>
 detail::PivotBlocks pivot_blocks(const char* routine, const Matrix<T>& A, const Pivots& ipiv, int64_t count) {
     require(ipiv.size() == count, routine, "ipiv.size()", text(ipiv.size()),
             "must equal min(A.m, A.n) = " + text(count));
-    return {&detail::PivotAccess::storage(ipiv).blocks(A.nb())};
+    detail::PivotStorage& storage = detail::PivotAccess::storage(ipiv);
+    return {&storage, &storage.blocks(A.nb())};
 }
 
 template <typename T>

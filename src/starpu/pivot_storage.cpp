@@ -57,8 +57,46 @@ const std::vector<starpu_data_handle_t>& PivotStorage::blocks(int nb) {
     return blocks_;
 }
 
+namespace {
+
+// StarPU filter cutting a vector of pivots into blocks of filter_arg indices, the last
+// shorter (StarPU's block filter would even them out).
+void cut_block(void* father_interface, void* child_interface, starpu_data_filter* filter, unsigned id, unsigned) {
+    const auto* father = static_cast<starpu_vector_interface*>(father_interface);
+    auto* child = static_cast<starpu_vector_interface*>(child_interface);
+    const uint32_t nb = uint32_t(filter->filter_arg), first = id * nb;
+    *child = *father;
+    child->nx = std::min(nb, father->nx - first);
+    child->allocsize = size_t(child->nx) * child->elemsize;
+    const size_t offset = size_t(first) * father->elemsize;
+    if (father->dev_handle) {
+        if (father->ptr) child->ptr = father->ptr + offset;
+        child->offset = father->offset + offset;
+    }
+}
+
+}  // namespace
+
+const std::vector<starpu_data_handle_t>& PivotStorage::sub_blocks(starpu_data_handle_t block, int child_nb) {
+    for (const Plan& p : plans_)
+        if (p.parent == block && p.nb == uint32_t(child_nb)) return p.children;
+    const uint32_t n = starpu_vector_get_nx(block);
+    Plan plan{block, uint32_t(child_nb), std::vector<starpu_data_handle_t>((n + uint32_t(child_nb) - 1) / uint32_t(child_nb))};
+    starpu_data_filter filter{};
+    filter.filter_func = cut_block;
+    filter.nchildren = unsigned(plan.children.size());
+    filter.filter_arg = unsigned(child_nb);
+    starpu_data_partition_plan(block, &filter, plan.children.data());
+    plans_.push_back(std::move(plan));
+    return plans_.back().children;
+}
+
 void PivotStorage::release() {
-    // Unregistering waits for the tasks on the block; the indices are then in data_.
+    // Cleaning a plan gathers its sub-blocks into their block; unregistering waits for
+    // the tasks on the block, and the indices are then in data_.
+    for (auto p = plans_.rbegin(); p != plans_.rend(); ++p)
+        starpu_data_partition_clean(p->parent, unsigned(p->children.size()), p->children.data());
+    plans_.clear();
     for (starpu_data_handle_t h : blocks_) starpu_data_unregister(h);
     blocks_.clear();
     nb_ = 0;

@@ -5,6 +5,7 @@
 #include <starpu.h>
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "grain/pivots.hpp"
@@ -24,6 +25,9 @@ public:
     // The handles of the blocks of nb indices (the last may be shorter); another nb than
     // the last call's unregisters the old blocks first, which waits for their tasks.
     const std::vector<starpu_data_handle_t>& blocks(int nb);
+    // The sub-blocks of child_nb indices of `block` (one of the blocks, or a sub-block):
+    // a split panel's steps write them. Planned on first use (single submitting thread).
+    const std::vector<starpu_data_handle_t>& sub_blocks(starpu_data_handle_t block, int child_nb);
     void runtime_ending() override {
         release();
         enlisted_ = false;  // a later Runtime enlists it again on first use
@@ -36,6 +40,14 @@ private:
     int* data_;
     int nb_ = 0;
     std::vector<starpu_data_handle_t> blocks_;
+    // The plans of sub-blocks, in the order they were made (a block's before its
+    // sub-blocks'): cleaned in reverse, bottom-up, as StarPU requires.
+    struct Plan {
+        starpu_data_handle_t parent;
+        uint32_t nb;
+        std::vector<starpu_data_handle_t> children;
+    };
+    std::deque<Plan> plans_;  // a deque: the blocks handed out stay where they are
     bool enlisted_ = false;
 };
 
