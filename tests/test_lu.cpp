@@ -79,6 +79,33 @@ TYPED_TEST(Lu, PivotsAndFactorsMatchLapacke) {
     }
 }
 
+// A matrix over a user's padded column-major array: the panels are the array's own
+// columns (factored in place, where tiled storage is copied); the padding stays untouched.
+TYPED_TEST(Lu, LapackLayoutInPlace) {
+    using T = TypeParam;
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{67, 50}, {40, 40}}) {
+        SCOPED_TRACE(::testing::Message() << "m=" << m << " n=" << n);
+        const Array<T> A = random_array<T>(m, n, Kind::General, rng());
+        const int64_t lda = m + 3;
+        std::vector<T> a(size_t(lda * n), T(7));
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) a[size_t(i + j * lda)] = A(i, j);
+        std::vector<int> ipiv(static_cast<size_t>(std::min(m, n)));
+        {
+            Matrix<T> tA(m, n, scales(), a.data(), lda);
+            Pivots p(std::min(m, n), ipiv.data());
+            ASSERT_EQ(getrf(tA, p), 0);
+        }
+        Array<T> F(m, n);
+        for (int64_t j = 0; j < n; ++j) {
+            for (int64_t i = 0; i < m; ++i) F(i, j) = a[size_t(i + j * lda)];
+            for (int64_t i = m; i < lda; ++i) EXPECT_EQ(a[size_t(i + j * lda)], T(7));
+        }
+        expect_lapacke_pivots(A, ipiv);
+        EXPECT_LT(factor_residual(permuted(A, ipiv), testing::lu_product(F)), 60);
+    }
+}
+
 // A zero at (0, 0), and a matrix whose leading pivots are tiny: getrf_nopiv fails on the
 // first and loses all accuracy on the second.
 TYPED_TEST(Lu, MatricesThatDefeatNoPivoting) {
