@@ -147,15 +147,18 @@ struct Solver {
     }
 };
 
-// potrf and getrf_nopiv: upload, ask for workspaces, factor, download.
+// potrf and getrf (with or without pivots): upload, ask for workspaces, factor, download
+// the factors and the `pivots` pivot indices (none: 0), as a caller would.
 template <typename T, typename Size, typename Factor>
 double factorization(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib,
-                     Size size, Factor factor) {
+                     int64_t pivots, Size size, Factor factor) {
     DeviceMemory memory(memory_mib);
-    const size_t bytes = bytes_of<T>(m, n);
-    if (!memory.fits(bytes)) return not_run;
+    const size_t bytes = bytes_of<T>(m, n), pivot_bytes = size_t(pivots) * sizeof(int64_t);
+    if (!memory.fits(plus(bytes, pivot_bytes))) return not_run;
     Solver solver;
     T* d = static_cast<T*>(memory.get(bytes));
+    int64_t* d_pivots = pivots ? static_cast<int64_t*>(memory.get(pivot_bytes)) : nullptr;
+    std::vector<int64_t> host_pivots(static_cast<size_t>(pivots));
     size_t device_work = 0, host_work = 0;
     check(size(solver, d, &device_work, &host_work), "cusolver bufferSize");
     if (!memory.fits(plus(bytes, device_work))) return not_run;
@@ -165,8 +168,10 @@ double factorization(int64_t m, int64_t n, const T* a, int64_t lda, T* result, i
     const PinnedHost pinned(a, m, n, lda), pinned_result(result, m, n, ldr);
     return timed([&] {
         upload(d, a, m, n, lda);
-        check(factor(solver, d, work, device_work, host.data(), host_work, info), "cusolver factorization");
+        check(factor(solver, d, d_pivots, work, device_work, host.data(), host_work, info), "cusolver factorization");
         download(result, d, m, n, ldr);
+        if (pivots)
+            check(cudaMemcpy(host_pivots.data(), d_pivots, pivot_bytes, cudaMemcpyDeviceToHost), "pivots download");
     });
 }
 
@@ -205,37 +210,48 @@ template <typename T>
 double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
     const cublasFillMode_t fill = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     return factorization<T>(
-        n, n, a, lda, result, ldr, memory_mib,
+        n, n, a, lda, result, ldr, memory_mib, 0,
         [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
             return cusolverDnXpotrf_bufferSize(s.handle, s.params, fill, n, data_type<T>(), d, n, data_type<T>(),
                                                device_work, host_work);
         },
-        [&](Solver& s, T* d, void* work, size_t device_work, void* host, size_t host_work, int* info) {
+        [&](Solver& s, T* d, int64_t*, void* work, size_t device_work, void* host, size_t host_work, int* info) {
             return cusolverDnXpotrf(s.handle, s.params, fill, n, data_type<T>(), d, n, data_type<T>(), work,
+                                    device_work, host, host_work, info);
+        });
+}
+
+// LU with partial pivoting, or without (a null pivot array, as grain's getrf_nopiv).
+template <typename T>
+double lu(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib, bool pivoting) {
+    return factorization<T>(
+        m, n, a, lda, result, ldr, memory_mib, pivoting ? std::min(m, n) : 0,
+        [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
+            return cusolverDnXgetrf_bufferSize(s.handle, s.params, m, n, data_type<T>(), d, m, data_type<T>(),
+                                               device_work, host_work);
+        },
+        [&](Solver& s, T* d, int64_t* pivots, void* work, size_t device_work, void* host, size_t host_work, int* info) {
+            return cusolverDnXgetrf(s.handle, s.params, m, n, data_type<T>(), d, m, pivots, data_type<T>(), work,
                                     device_work, host, host_work, info);
         });
 }
 
 template <typename T>
 double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
-    return factorization<T>(
-        m, n, a, lda, result, ldr, memory_mib,
-        [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
-            return cusolverDnXgetrf_bufferSize(s.handle, s.params, m, n, data_type<T>(), d, m, data_type<T>(),
-                                               device_work, host_work);
-        },
-        [&](Solver& s, T* d, void* work, size_t device_work, void* host, size_t host_work, int* info) {
-            // A null pivot array: no pivoting, as grain's getrf_nopiv.
-            return cusolverDnXgetrf(s.handle, s.params, m, n, data_type<T>(), d, m, nullptr, data_type<T>(), work,
-                                    device_work, host, host_work, info);
-        });
+    return lu(m, n, a, lda, result, ldr, memory_mib, false);
+}
+
+template <typename T>
+double getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
+    return lu(m, n, a, lda, result, ldr, memory_mib, true);
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                                    \
     template double gemm<T>(int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, const T*, \
                             int64_t, T*, int64_t, int64_t);                                                     \
     template double potrf<T>(Uplo, int64_t, const T*, int64_t, T*, int64_t, int64_t);                           \
-    template double getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
+    template double getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);                   \
+    template double getrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
 GRAIN_INSTANTIATE(float)
 GRAIN_INSTANTIATE(double)
 #undef GRAIN_INSTANTIATE

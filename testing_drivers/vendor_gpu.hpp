@@ -24,5 +24,8 @@ template <typename T>
 double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
 template <typename T>
 double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
+// With partial pivoting; the pivots come back to the host too (in the time).
+template <typename T>
+double getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
 
 }  // namespace grain::testing::gpu

@@ -34,7 +34,7 @@ const char* usage_text =
     "      --niter N        runs of each case                [1]\n"
     "      --check          check each result by its residual\n"
     "      --vendor         also time the vendor routine: threaded OpenBLAS/LAPACKE, or on\n"
-    "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf_nopiv alone on\n"
+    "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf, getrf_nopiv alone on\n"
     "                       GPU 0 (copy to the GPU, call, copy back; nan if it does not fit)\n"
     "      --uplo L|U       triangle for potrf/potrs/posv/syrk [L]\n"
     "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"

@@ -312,7 +312,8 @@ Result run_lu_pivoting(const Run& r) {
         if (op == "gesv") res.info = grain::gesv(tF, p, tX);
     });
     const BlasThreads blas_threads(r.threads);
-    if (r.options.vendor) {  // LAPACKE's, threaded (cuSOLVER's with pivoting: not yet)
+    const bool gpu_baseline = op == "getrf" && r.gpu_vendor();  // cuSOLVER's, else LAPACKE's
+    if (r.options.vendor && !gpu_baseline) {  // threaded LAPACKE
         Array<T> vA = f.A, vB = f.B;
         std::vector<lapack_int> vp(size_t(mn) + 1);
         if (op == "getrs") blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), vp.data());
@@ -323,13 +324,21 @@ Result run_lu_pivoting(const Run& r) {
     }
     if (r.options.check && solve) res.residual = f.solve_residual();
     if (r.options.check && !solve) {
-        // P A against L U: A's rows interchanged in place (A is not needed after this).
-        for (size_t i = 0; i < ipiv.size(); ++i)
+        // P A against L U: A's rows interchanged in place, and back after (no copy of A).
+        auto interchange = [&](size_t i) {
             if (ipiv[i] - 1 != int64_t(i))
                 for (int64_t j = 0; j < c.n; ++j) std::swap(f.A(int64_t(i), j), f.A(int64_t(ipiv[i] - 1), j));
+        };
+        for (size_t i = 0; i < ipiv.size(); ++i) interchange(i);
         res.residual = m == c.n && c.n >= vector_check_from ? factor_residual_by_vector(f.A, f.F, Factors::Lu, check_rng(r))
                                                            : factor_residual(f.A, lu_product(f.F));
+        for (size_t i = ipiv.size(); i-- > 0;) interchange(i);
     }
+#ifdef GRAIN_USE_CUDA
+    // After the check: cuSOLVER's factors come back into grain's, no longer needed.
+    if (gpu_baseline)
+        res.vendor_time = gpu::getrf(m, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory());
+#endif
     return res;
 }
 
