@@ -88,7 +88,8 @@ std::vector<std::vector<std::string>> table(const std::string& out) {
 }
 
 TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
-    for (const char* op : {"gemm", "trsm", "syrk", "potrf", "potrs", "posv", "getrf_nopiv", "gesv_nopiv"}) {
+    for (const char* op :
+         {"gemm", "trsm", "syrk", "potrf", "potrs", "posv", "getrf", "getrs", "gesv", "getrf_nopiv", "gesv_nopiv"}) {
         SCOPED_TRACE(op);
         const Output o = run(std::string("-o ") + op + " -n 50,64 -b 16 -p s,d --nrhs 3 --check --vendor -t 2");
         EXPECT_EQ(o.exit_code, 0) << o.out;
@@ -266,8 +267,8 @@ TEST(Driver, LpPolicyAsksOnlyTheModelsOfTheRunsOperations) {
     EXPECT_EQ(o.exit_code, 0) << o.out;
     EXPECT_NE(o.out.find("model grain_dgemm is not calibrated"), std::string::npos) << o.out;
     for (const char* other : {"grain_dtrsm", "grain_dsyrk", "grain_dpotrf", "grain_dgetrf_nopiv", "grain_dscale",
-                              "grain_sgemm", "grain_strsm", "grain_ssyrk", "grain_spotrf", "grain_sgetrf_nopiv",
-                              "grain_sscale"})
+                              "grain_dgetrf", "grain_dlaswp", "grain_sgemm", "grain_strsm", "grain_ssyrk",
+                              "grain_spotrf", "grain_sgetrf_nopiv", "grain_sscale", "grain_sgetrf", "grain_slaswp"})
         EXPECT_EQ(o.out.find(other), std::string::npos) << other << " asked in\n" << o.out;
 }
 
@@ -554,6 +555,9 @@ TEST(Driver, ColumnsShowWhatRan) {
         {"-o trsm -n 30 -m 20", {"20", "30", "-", "-"}, nullptr},
         {"-o getrf_nopiv -n 30 -m 40", {"40", "30", "-", "-"}, nullptr},
         {"-o gesv_nopiv -n 30 -m 40 --nrhs 2", {"30", "30", "-", "2"}, "gesv_nopiv ignores -m"},
+        {"-o getrf -n 30 -m 40", {"40", "30", "-", "-"}, nullptr},
+        {"-o getrf -n 40 -m 30", {"30", "40", "-", "-"}, nullptr},
+        {"-o gesv -n 30 -m 40 --nrhs 2", {"30", "30", "-", "2"}, "gesv ignores -m"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.arguments);
