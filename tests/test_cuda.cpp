@@ -139,5 +139,24 @@ TYPED_TEST(CudaKernels, FactorizationInfo) {
     EXPECT_EQ(run_on(gpu, Kernel::GetrfNopiv, getrf_args, {&general}), 38);
 }
 
+// LU with partial pivoting with GPU workers: its panels and interchanges have no CUDA
+// kernel (they run on the cores), its updates do; the pivots are still LAPACKE's and the
+// factors' residual is small, whatever ran where.
+TYPED_TEST(CudaKernels, GetrfWithUpdatesOnGpus) {
+    using T = TypeParam;
+    GRAIN_NEED_GPU();
+    EXPECT_EQ(detail::codelet<T>(Kernel::Getrf)->cuda_funcs[0], nullptr);
+    EXPECT_EQ(detail::codelet<T>(Kernel::Laswp)->cuda_funcs[0], nullptr);
+    EXPECT_NE(detail::codelet<T>(Kernel::Gemm)->cuda_funcs[0], nullptr);
+    const int64_t n = 300;
+    const Array<T> A = random_array<T>(n, n, Kind::General, rng());
+    Matrix<T> tA = tiles_of(A, 64);
+    Pivots ipiv(n);
+    ASSERT_EQ(getrf(tA, ipiv), 0);
+    const std::vector<int> p(ipiv.data(), ipiv.data() + n);
+    expect_lapacke_pivots(A, p);
+    EXPECT_LT(testing::factor_residual(permuted(A, p), testing::lu_product(to_array(tA))), 60);
+}
+
 }  // namespace
 }  // namespace grain::test

@@ -19,39 +19,6 @@ template <typename T>
 class Lu : public ::testing::Test {};
 TYPED_TEST_SUITE(Lu, Precisions);
 
-// P A: the interchanges of ipiv (1-based, LAPACK's order) applied to A's rows.
-template <typename T>
-Array<T> permuted(const Array<T>& A, const std::vector<int>& ipiv) {
-    Array<T> P = A;
-    for (size_t i = 0; i < ipiv.size(); ++i)
-        for (int64_t j = 0; j < A.n; ++j) std::swap(P(int64_t(i), j), P(int64_t(ipiv[i] - 1), j));
-    return P;
-}
-
-// Whether step i of LAPACK's factorization `factored` had a near-tie: a candidate below
-// the pivot within 1e-8 of it in magnitude, i.e. a multiplier |L(r, i)| of about 1.
-template <typename T>
-bool near_tie(const Array<T>& factored, int64_t i) {
-    for (int64_t r = i + 1; r < factored.m; ++r)
-        if (std::abs(double(factored(r, i))) > 1 - 1e-8) return true;
-    return false;
-}
-
-// grain's pivots are LAPACKE's up to the first near-tie (after one, the two orders
-// differ by rounding, and the residual decides).
-template <typename T>
-void expect_lapacke_pivots(const Array<T>& A, const std::vector<int>& ipiv) {
-    Array<T> lapacke = A;
-    std::vector<lapack_int> expected(ipiv.size());
-    blas::getrf(int(A.m), int(A.n), lapacke.data(), lapacke.ld(), expected.data());
-    for (size_t i = 0; i < ipiv.size(); ++i) {
-        if (ipiv[i] == expected[i]) continue;
-        EXPECT_TRUE(near_tie(lapacke, int64_t(i))) << "pivot " << i << ": grain " << ipiv[i] << ", LAPACKE "
-                                                   << expected[i] << ", not a near-tie";
-        return;
-    }
-}
-
 // Factors A with grain; checks the pivots and ||P A - L U||_1 / (||A||_1 n eps) < 60.
 // Returns info.
 template <typename T>
