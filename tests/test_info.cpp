@@ -142,6 +142,10 @@ TYPED_TEST(Info, NanInAnInputIsRefusedUntouched) {
         Array<T> a = A;
         EXPECT_EQ(getrf_nopiv(n, 30, a.data(), a.ld()), expected);
         EXPECT_TRUE(same_bits(a, A));
+        std::vector<int> grain_ipiv(30, -7);  // getrf (with pivoting) too, pivots untouched
+        EXPECT_EQ(getrf(n, 30, a.data(), a.ld(), grain_ipiv.data()), expected);
+        EXPECT_TRUE(same_bits(a, A));
+        EXPECT_EQ(grain_ipiv, std::vector<int>(30, -7));
     }
     // The solvers: a NaN in B is refused before A is factored.
     const Array<T> spd = random_array<T>(n, n, Kind::Spd, rng());
@@ -158,10 +162,26 @@ TYPED_TEST(Info, NanInAnInputIsRefusedUntouched) {
     refused(spd, -6, [](Matrix<T>& A, Matrix<T>& X) { return potrs(Uplo::Lower, A, X); });
     refused(dominant, -5, [](Matrix<T>& A, Matrix<T>& X) { return gesv_nopiv(A, X); });
     refused(dominant, -5, [](Matrix<T>& A, Matrix<T>& X) { return getrs_nopiv(A, X); });
+    refused(dominant, -6, [n](Matrix<T>& A, Matrix<T>& X) {
+        Pivots p(n);
+        return gesv(A, p, X);
+    });
+    refused(dominant, -7, [n](Matrix<T>& A, Matrix<T>& X) {
+        Pivots p(n);
+        return getrs(Op::NoTrans, A, p, X);
+    });
     B(20, 2) = T(1);
     Array<T> bad_a = dominant;
     bad_a(3, 30) = nan;
     refused(bad_a, -3, [](Matrix<T>& A, Matrix<T>& X) { return gesv_nopiv(A, X); });
+    refused(bad_a, -3, [n](Matrix<T>& A, Matrix<T>& X) {
+        Pivots p(n);
+        return gesv(A, p, X);
+    });
+    refused(bad_a, -4, [n](Matrix<T>& A, Matrix<T>& X) {
+        Pivots p(n);
+        return getrs(Op::NoTrans, A, p, X);
+    });
 }
 
 // Inf is not checked, as in LAPACKE; with the check off, a NaN goes through.
