@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU benchmark: grain (--split lp on a ladder of tile scales, every CPU core and GPU)
-# against cuBLAS dgemm and cuSOLVER dpotrf / dgetrf_nopiv alone on GPU 0 (--vendor,
+# against cuBLAS dgemm and cuSOLVER dpotrf / dgetrf_nopiv / dgetrf alone on GPU 0 (--vendor,
 # host arrays pinned, upload + call timed), then a factorization larger than the GPU
 # memory limit, and the bytes moved between host and GPU with and without recursion.
 # Usage: scripts/bench-gpu.sh [BUILD_DIR] [PHASE...]   PHASE: calibrate table larger bytes
@@ -47,7 +47,7 @@ for phase in $phases; do
         STARPU_CALIBRATE=1 grain -o $op -n $((2 * top)) --scales "$scales" --split random:0.5 --niter 4 >/dev/null
       done ;;
     table)
-      for op in gemm potrf getrf_nopiv; do
+      for op in gemm potrf getrf_nopiv getrf; do
         list=$sizes; [ $op = gemm ] && list=$gemm_sizes
         for n in ${list//,/ }; do
           check=; [ "$n" -le "$check_max" ] && check=--check
