@@ -48,6 +48,41 @@ int64_t run_on(int worker, Kernel kernel, TileArgs<T> args, std::vector<Array<T>
     return request.info;
 }
 
+// Runs one column kernel (getrf's panel, laswp) on the given worker: a pivot block over
+// `pivots`, then the tiles of a column, as the task layer submits them.
+template <typename T>
+int64_t run_column_on(int worker, Kernel kernel, TileArgs<T> args, std::vector<int>& pivots,
+                      std::vector<Array<T>*> tiles) {
+    detail::RequestState request;
+    args.request = &request;
+    std::vector<starpu_data_handle_t> handles(tiles.size() + 1);
+    starpu_vector_data_register(&handles[0], STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(pivots.data()),
+                                uint32_t(pivots.size()), sizeof(int));
+    for (size_t i = 0; i < tiles.size(); ++i)
+        starpu_matrix_data_register(&handles[i + 1], STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tiles[i]->data()),
+                                    uint32_t(tiles[i]->ld()), uint32_t(tiles[i]->m), uint32_t(tiles[i]->n),
+                                    sizeof(T));
+    starpu_task* task = starpu_task_create();
+    task->cl = detail::codelet<T>(kernel);
+    task->nbuffers = int(handles.size());
+    const detail::KernelInfo& info = detail::kernel_info(kernel);
+    for (size_t i = 0; i < handles.size(); ++i) {
+        STARPU_TASK_SET_HANDLE(task, handles[i], i);
+        STARPU_TASK_SET_MODE(task, info.modes[i == 0 ? 0 : 1], i);
+    }
+    args.task = task;
+    task->cl_arg = &args;
+    task->cl_arg_size = sizeof args;
+    task->execute_on_a_specific_worker = 1;
+    task->workerid = unsigned(worker);
+    task->synchronous = 1;
+    task->destroy = 0;  // args.task is read while it runs; destroyed below
+    EXPECT_EQ(starpu_task_submit(task), 0);
+    starpu_task_destroy(task);
+    for (starpu_data_handle_t h : handles) starpu_data_unregister(h);
+    return request.info;
+}
+
 template <typename T>
 double max_difference(const Array<T>& a, const Array<T>& b) {
     double d = 0;
@@ -139,15 +174,54 @@ TYPED_TEST(CudaKernels, FactorizationInfo) {
     EXPECT_EQ(run_on(gpu, Kernel::GetrfNopiv, getrf_args, {&general}), 38);
 }
 
-// LU with partial pivoting with GPU workers: its panels and interchanges have no CUDA
-// kernel (they run on the cores), its updates do; the pivots are still LAPACKE's and the
-// factors' residual is small, whatever ran where.
+// The column kernels on a GPU against the same kernels on a core, on a column of three
+// tiles (the last shorter) whose first row is global row 40: the same pivots (global,
+// 1-based), the same factors up to rounding, and info; laswp in both orders, bit for bit.
+TYPED_TEST(CudaKernels, ColumnKernelsMatchCpuKernels) {
+    using T = TypeParam;
+    GRAIN_NEED_GPU();
+    const int gpu = worker_of(STARPU_CUDA_WORKER), cpu = worker_of(STARPU_CPU_WORKER);
+    const double eps = std::numeric_limits<T>::epsilon();
+    TileArgs<T> panel;
+    panel.row_offset = 40;
+    panel.col_offset = 40;
+    for (bool singular : {false, true}) {
+        std::vector<Array<T>> on_gpu = {random_array<T>(32, 24, Kind::General, rng()),
+                                        random_array<T>(32, 24, Kind::General, rng()),
+                                        random_array<T>(9, 24, Kind::General, rng())};
+        if (singular)
+            for (Array<T>& t : on_gpu)
+                for (int64_t i = 0; i < t.m; ++i) t(i, 5) = T(0);
+        std::vector<Array<T>> on_cpu = on_gpu;
+        std::vector<int> gpu_pivots(24), cpu_pivots(24);
+        const int64_t gpu_info = run_column_on(gpu, Kernel::Getrf, panel, gpu_pivots, {&on_gpu[0], &on_gpu[1], &on_gpu[2]});
+        const int64_t cpu_info = run_column_on(cpu, Kernel::Getrf, panel, cpu_pivots, {&on_cpu[0], &on_cpu[1], &on_cpu[2]});
+        EXPECT_EQ(gpu_info, cpu_info);
+        EXPECT_EQ(cpu_info, singular ? 46 : 0);
+        EXPECT_EQ(gpu_pivots, cpu_pivots);
+        for (size_t t = 0; t < on_gpu.size(); ++t) EXPECT_LE(max_difference(on_gpu[t], on_cpu[t]), 1e3 * eps);
+        for (Op order : {Op::NoTrans, Op::Trans}) {
+            TileArgs<T> swap;
+            swap.row_offset = 40;
+            swap.transa = order;
+            std::vector<Array<T>> x = {random_array<T>(32, 7, Kind::General, rng()),
+                                       random_array<T>(32, 7, Kind::General, rng()),
+                                       random_array<T>(9, 7, Kind::General, rng())};
+            std::vector<Array<T>> y = x;
+            run_column_on(gpu, Kernel::Laswp, swap, cpu_pivots, {&x[0], &x[1], &x[2]});
+            run_column_on(cpu, Kernel::Laswp, swap, cpu_pivots, {&y[0], &y[1], &y[2]});
+            for (size_t t = 0; t < x.size(); ++t) EXPECT_EQ(max_difference(x[t], y[t]), 0.0);
+        }
+    }
+}
+
+// LU with partial pivoting with GPU workers (panels and interchanges where the scheduler
+// puts them): the pivots are still LAPACKE's and the factors' residual is small.
 TYPED_TEST(CudaKernels, GetrfWithUpdatesOnGpus) {
     using T = TypeParam;
     GRAIN_NEED_GPU();
-    EXPECT_EQ(detail::codelet<T>(Kernel::Getrf)->cuda_funcs[0], nullptr);
-    EXPECT_EQ(detail::codelet<T>(Kernel::Laswp)->cuda_funcs[0], nullptr);
-    EXPECT_NE(detail::codelet<T>(Kernel::Gemm)->cuda_funcs[0], nullptr);
+    EXPECT_NE(detail::codelet<T>(Kernel::Getrf)->cuda_funcs[0], nullptr);
+    EXPECT_NE(detail::codelet<T>(Kernel::Laswp)->cuda_funcs[0], nullptr);
     const int64_t n = 300;
     const Array<T> A = random_array<T>(n, n, Kind::General, rng());
     Matrix<T> tA = tiles_of(A, 64);

@@ -26,8 +26,9 @@ public:
     Pivots(int64_t count, int* ipiv);
 
     int64_t size() const;
+    /// The indices; where a GPU wrote them, this brings them to host memory first (and
+    /// waits for the tasks writing them).
     const int* data() const;
-    int operator[](int64_t i) const { return data()[i]; }
 
 private:
     friend struct detail::PivotAccess;

@@ -13,7 +13,8 @@
 //   X(Enum, name, buffers' access modes (output last), CUDA kernel, buffer shape, flops
 //     as an expression of m, n, k)
 // CUDA kernel: `async` (only enqueues work on its stream), `sync` (ends synchronized:
-// potrf and getrf_nopiv read cuSOLVER's info back) or `none` (cores only).
+// potrf, getrf_nopiv and getrf read cuSOLVER's info back, getrf and laswp their pivots)
+// or `none` (cores only).
 // Buffer shape: `tiles`, one tile per mode; or `column`, a pivot block (the first mode)
 // then a column of tiles that all take the last mode, as many as the task has: LU with
 // partial pivoting searches and swaps rows across a whole column of tiles.
@@ -28,8 +29,8 @@
     X(Potrf, potrf, (STARPU_RW), sync, tiles, n * n * n / 3)                        \
     X(GetrfNopiv, getrf_nopiv, (STARPU_RW), sync, tiles, getrf_flops(m, n))         \
     X(Scale, scale, (STARPU_RW), async, tiles, m * n)                               \
-    X(Getrf, getrf, (STARPU_W, STARPU_RW), none, column, getrf_flops(m, n))         \
-    X(Laswp, laswp, (STARPU_R, STARPU_RW), none, column, 0)      
+    X(Getrf, getrf, (STARPU_W, STARPU_RW), sync, column, getrf_flops(m, n))         \
+    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, 0)      
 
 namespace grain::detail {
 

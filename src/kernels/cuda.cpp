@@ -61,9 +61,13 @@ cublasDiagType_t cublas(Diag diag) { return diag == Diag::Unit ? CUBLAS_DIAG_UNI
         return cusolverDn##P##getrf_bufferSize(h, m, n, a, lda, lwork);                                   \
     }                                                                                                     \
     /* A null pivot array makes cuSOLVER factor without pivoting. */                                     \
-    inline cusolverStatus_t getrf_nopiv(cusolverDnHandle_t h, int m, int n, T* a, int lda, T* work,       \
-                                        int* info) {                                                      \
-        return cusolverDn##P##getrf(h, m, n, a, lda, work, nullptr, info);                                \
+    inline cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, T* a, int lda, T* work, int* ipiv,  \
+                                  int* info) {                                                            \
+        return cusolverDn##P##getrf(h, m, n, a, lda, work, ipiv, info);                                   \
+    }                                                                                                     \
+    inline cusolverStatus_t laswp(cusolverDnHandle_t h, int n, T* a, int lda, int k2, const int* ipiv,    \
+                                  int incx) {                                                             \
+        return cusolverDn##P##laswp(h, n, a, lda, 1, k2, ipiv, incx);                                     \
     }
 GRAIN_CUDA_OVERLOADS(float, s, S)
 GRAIN_CUDA_OVERLOADS(double, d, D)
@@ -78,6 +82,7 @@ struct WorkerState {
     void* work = nullptr;
     size_t work_bytes = 0;
     std::vector<char> diagonal;  // host copy of a factored tile's diagonal
+    std::vector<int> pivots;     // host copy of a pivot block
 };
 std::array<WorkerState, STARPU_NMAXWORKERS> workers;
 
@@ -164,15 +169,14 @@ void syrk(void* buffers[], void* cl_arg) {
 // order 64 came back as info 65 in a 70 x 70 matrix and as 0 in a 64 x 64 one), so
 // the factor's diagonal is read back too and the first failing pivot on it (`fails`)
 // counts as well: the LAPACK info is the smaller of the two.
+// `reserved` bytes at the workspace's start are the caller's (getrf's panel copy).
 template <typename T, typename Query, typename Factor, typename Fails>
-void factorization(void* buffers[], void* cl_arg, Query query, Factor factor, Fails fails) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]);
-    T* x = data<T>(buffers[0]);
+void factorization(const TileArgs<T>& p, TileRef a, T* x, size_t reserved, Query query, Factor factor, Fails fails) {
     WorkerState& w = local();
     int lwork = 0;
     check(query(w.solver, p, a, x, &lwork), "cusolver bufferSize");
-    T* work = static_cast<T*>(workspace(w, sizeof(T) * size_t(std::max(lwork, 1))));
+    char* space = static_cast<char*>(workspace(w, reserved + sizeof(T) * size_t(std::max(lwork, 1))));
+    T* work = reinterpret_cast<T*>(space + reserved);
     check(factor(w.solver, p, a, x, work, lwork, w.info), "cusolver factorization");
     const int k = std::min(a.rows, a.cols);
     w.diagonal.resize(sizeof(T) * size_t(k));
@@ -192,7 +196,7 @@ void factorization(void* buffers[], void* cl_arg, Query query, Factor factor, Fa
 template <typename T>
 void potrf(void* buffers[], void* cl_arg) {
     factorization<T>(
-        buffers, cl_arg,
+        args<T>(cl_arg), dims(buffers[0]), data<T>(buffers[0]), 0,
         [](cusolverDnHandle_t h, const TileArgs<T>& p, TileRef a, T* x, int* lwork) {
             return potrf_work(h, p.uplo, a.rows, x, a.ld, lwork);
         },
@@ -202,17 +206,109 @@ void potrf(void* buffers[], void* cl_arg) {
         [](T d) { return !(d > T(0)); });  // LAPACK: the minor is not positive definite
 }
 
+// LU of an m x n block (`x`, leading dimension a.ld), pivots into `ipiv` (null: none).
 template <typename T>
-void getrf_nopiv(void* buffers[], void* cl_arg) {
+void lu(const TileArgs<T>& p, TileRef a, T* x, size_t reserved, int* ipiv) {
     factorization<T>(
-        buffers, cl_arg,
-        [](cusolverDnHandle_t h, const TileArgs<T>&, TileRef a, T* x, int* lwork) {
-            return getrf_work(h, a.rows, a.cols, x, a.ld, lwork);
+        p, a, x, reserved,
+        [](cusolverDnHandle_t h, const TileArgs<T>&, TileRef b, T* y, int* lwork) {
+            return getrf_work(h, b.rows, b.cols, y, b.ld, lwork);
         },
-        [](cusolverDnHandle_t h, const TileArgs<T>&, TileRef a, T* x, T* work, int, int* info) {
-            return getrf_nopiv(h, a.rows, a.cols, x, a.ld, work, info);
+        [ipiv](cusolverDnHandle_t h, const TileArgs<T>&, TileRef b, T* y, T* work, int, int* info) {
+            return getrf(h, b.rows, b.cols, y, b.ld, work, ipiv, info);
         },
         [](T d) { return d == T(0); });  // LAPACK: an exactly zero pivot
+}
+
+template <typename T>
+void getrf_nopiv(void* buffers[], void* cl_arg) {
+    lu<T>(args<T>(cl_arg), dims(buffers[0]), data<T>(buffers[0]), 0, nullptr);
+}
+
+// A column task's tiles (buffers 1..n) as one column-major block at the workspace's
+// start, or back: cuSOLVER's getrf and laswp work on one matrix. Device to device, on
+// the worker's stream. Returns the block's shape.
+template <typename T>
+TileRef column_block(void* buffers[], const TileArgs<T>& p, T* block, bool in) {
+    const int tiles = int(STARPU_TASK_GET_NBUFFERS(p.task)) - 1;
+    TileRef b{0, dims(buffers[1]).cols, 0};
+    for (int t = 1; t <= tiles; ++t) b.rows += dims(buffers[t]).rows;
+    b.ld = std::max(b.rows, 1);
+    const cudaStream_t stream = starpu_cuda_get_local_stream();
+    for (int t = 1, first = 0; t <= tiles; first += dims(buffers[t]).rows, ++t) {
+        const TileRef d = dims(buffers[t]);
+        T* tile = data<T>(buffers[t]);
+        T* part = block + first;
+        const size_t width = sizeof(T) * size_t(d.rows);
+        check(in ? cudaMemcpy2DAsync(part, sizeof(T) * size_t(b.ld), tile, sizeof(T) * size_t(d.ld), width,
+                                     size_t(b.cols), cudaMemcpyDeviceToDevice, stream)
+                 : cudaMemcpy2DAsync(tile, sizeof(T) * size_t(d.ld), part, sizeof(T) * size_t(b.ld), width,
+                                     size_t(b.cols), cudaMemcpyDeviceToDevice, stream),
+              "cudaMemcpy2DAsync (column)");
+    }
+    return b;
+}
+
+// The rows of a column task's column, before any copy (the workspace is sized first).
+inline int column_rows(void* buffers[], starpu_task* task) {
+    int rows = 0;
+    for (unsigned t = 1; t < STARPU_TASK_GET_NBUFFERS(task); ++t) rows += dims(buffers[t]).rows;
+    return rows;
+}
+
+// A pivot block (device) shifted by `shift` through the host: cuSOLVER's pivots are
+// local to the block it factors, grain's global. Synchronizes the stream.
+inline void shift_pivots(int* block, int count, int shift, int* to) {
+    WorkerState& w = local();
+    w.pivots.resize(size_t(count));
+    const cudaStream_t stream = starpu_cuda_get_local_stream();
+    check(cudaMemcpyAsync(w.pivots.data(), block, sizeof(int) * size_t(count), cudaMemcpyDeviceToHost, stream),
+          "cudaMemcpyAsync (pivots)");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    for (int& v : w.pivots) v += shift;
+    check(cudaMemcpyAsync(to, w.pivots.data(), sizeof(int) * size_t(count), cudaMemcpyHostToDevice, stream),
+          "cudaMemcpyAsync (pivots)");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");  // the host copy is reused
+}
+
+// LU with partial pivoting of a panel (column task): cuSOLVER's getrf on a contiguous
+// copy of the column, its pivots written to the block and made global.
+template <typename T>
+void getrf(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    WorkerState& w = local();
+    const int rows = column_rows(buffers, p.task), cols = dims(buffers[1]).cols;
+    const size_t bytes = sizeof(T) * size_t(rows) * size_t(cols);
+    // The workspace holds the copy and cuSOLVER's own: sized for both before the copy,
+    // so that the factorization's request does not move it.
+    int lwork = 0;
+    check(getrf_work(w.solver, rows, cols, static_cast<T*>(workspace(w, bytes)), std::max(rows, 1), &lwork),
+          "cusolver bufferSize");
+    T* block = static_cast<T*>(workspace(w, bytes + sizeof(T) * size_t(std::max(lwork, 1))));
+    const TileRef b = column_block<T>(buffers, p, block, true);
+    int* ipiv = pivots(buffers[0]);
+    lu<T>(p, b, block, bytes, ipiv);
+    column_block<T>(buffers, p, block, false);
+    shift_pivots(ipiv, pivot_count(buffers[0]), int(p.row_offset), ipiv);
+}
+
+// Row interchanges of one step on a column (column task): cuSOLVER's laswp on a
+// contiguous copy, its pivots made local in the workspace; in reverse with transa =
+// Trans (LAPACK's incx = -1).
+template <typename T>
+void laswp(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const int count = pivot_count(buffers[0]);
+    const size_t bytes = sizeof(T) * size_t(column_rows(buffers, p.task)) * size_t(dims(buffers[1]).cols);
+    char* space = static_cast<char*>(workspace(local(), bytes + sizeof(int) * size_t(count)));
+    T* block = reinterpret_cast<T*>(space);
+    int* local_pivots = reinterpret_cast<int*>(space + bytes);
+    shift_pivots(pivots(buffers[0]), count, -int(p.row_offset), local_pivots);
+    const TileRef b = column_block<T>(buffers, p, block, true);
+    check(laswp(local().solver, b.cols, block, b.ld, count, local_pivots, p.transa == Op::Trans ? -1 : 1),
+          "cusolver laswp");
+    column_block<T>(buffers, p, block, false);
+    check(cudaStreamSynchronize(starpu_cuda_get_local_stream()), "cudaStreamSynchronize");
 }
 
 // Only gemm and syrk with k = 0 scale a tile: one cuBLAS scal per column is enough.

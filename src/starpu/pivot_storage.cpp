@@ -31,6 +31,19 @@ const int* Pivots::data() const { return storage_->data(); }
 
 namespace detail {
 
+const int* PivotStorage::data() {
+    // Reading a block in main memory fetches it there, gathering its sub-blocks.
+    for (starpu_data_handle_t h : blocks_) {
+        starpu_data_acquire(h, STARPU_R);
+        starpu_data_release(h);
+    }
+    return data_;
+}
+
+}  // namespace detail
+
+namespace detail {
+
 PivotStorage::PivotStorage(int64_t count, int* user)
     : count_(count), owned_(user ? 0 : size_t(count), 0), data_(user ? user : owned_.data()) {}
 

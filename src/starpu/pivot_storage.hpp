@@ -21,7 +21,9 @@ public:
     PivotStorage& operator=(const PivotStorage&) = delete;
 
     int64_t size() const { return count_; }
-    const int* data() const { return data_; }
+    // The indices, brought home first where a GPU wrote them last (waits for the tasks
+    // writing them).
+    const int* data();
     // The handles of the blocks of nb indices (the last may be shorter); another nb than
     // the last call's unregisters the old blocks first, which waits for their tasks.
     const std::vector<starpu_data_handle_t>& blocks(int nb);
