@@ -162,26 +162,22 @@ TYPED_TEST(Info, NanInAnInputIsRefusedUntouched) {
     refused(spd, -6, [](Matrix<T>& A, Matrix<T>& X) { return potrs(Uplo::Lower, A, X); });
     refused(dominant, -5, [](Matrix<T>& A, Matrix<T>& X) { return gesv_nopiv(A, X); });
     refused(dominant, -5, [](Matrix<T>& A, Matrix<T>& X) { return getrs_nopiv(A, X); });
-    refused(dominant, -6, [n](Matrix<T>& A, Matrix<T>& X) {
+    const auto pivoted_gesv = [n](Matrix<T>& A, Matrix<T>& X) {
         Pivots p(n);
         return gesv(A, p, X);
-    });
-    refused(dominant, -7, [n](Matrix<T>& A, Matrix<T>& X) {
+    };
+    const auto pivoted_getrs = [n](Matrix<T>& A, Matrix<T>& X) {
         Pivots p(n);
         return getrs(Op::NoTrans, A, p, X);
-    });
+    };
+    refused(dominant, -6, pivoted_gesv);
+    refused(dominant, -7, pivoted_getrs);
     B(20, 2) = T(1);
     Array<T> bad_a = dominant;
     bad_a(3, 30) = nan;
     refused(bad_a, -3, [](Matrix<T>& A, Matrix<T>& X) { return gesv_nopiv(A, X); });
-    refused(bad_a, -3, [n](Matrix<T>& A, Matrix<T>& X) {
-        Pivots p(n);
-        return gesv(A, p, X);
-    });
-    refused(bad_a, -4, [n](Matrix<T>& A, Matrix<T>& X) {
-        Pivots p(n);
-        return getrs(Op::NoTrans, A, p, X);
-    });
+    refused(bad_a, -3, pivoted_gesv);
+    refused(bad_a, -4, pivoted_getrs);
 }
 
 // Inf is not checked, as in LAPACKE; with the check off, a NaN goes through.
