@@ -4,7 +4,8 @@
 # that a run cut short still brings back what it did, and at most 8 files (the tool's
 # limit). In order, most needed first:
 #   1. machine: nvidia-smi, lscpu, OpenBLAS's core choice and one core's dgemm rate with
-#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run: machine.txt;
+#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run: machine.txt; the CUDA tests
+#      (grain_tests --gtest_filter=Cuda*): cuda-tests.txt;
 #   2. calibrate: installs sim/models/$MODEL_HOST.tar.gz (the models kept from earlier
 #      loans) where it exists, then tops up grain's codelets on this GPU and its cores for
 #      every tile size from 4096 down to 256 (random splits on that ladder reach every
@@ -103,7 +104,11 @@ for phase in $phases; do
             grep -i 'core\|^gemm'
         done
         "$driver" -o potrf -n "$top" -b "$((top / 2))" -H
-      } > "$out/machine.txt" 2>&1 || say "machine: a command failed (see machine.txt)" ;;
+      } > "$out/machine.txt" 2>&1 || say "machine: a command failed (see machine.txt)"
+      # The CUDA kernels against the CPU ones, on this GPU (seconds; no CPU-only build
+      # can run them).
+      timeout 60 "$build/tests/grain_tests" --gtest_filter='Cuda*' > "$out/cuda-tests.txt" 2>&1 ||
+        say "machine: the CUDA tests failed (see cuda-tests.txt)" ;;
     calibrate)
       # Each operation calibrates the kernels it uses (potrf: potrf, trsm, syrk, gemm;
       # getrf_nopiv: getrf, trsm, gemm); the phase's limit covers the three together. One
