@@ -91,6 +91,7 @@ public:
         // workers' need decides alone (with GPUs, only after a failed solve, see above).
         const bool below_target = !known_[k] || double(split_[k]) < targets_[k] * double(decided_[k]);
         if (!below_target || !workers_lack_tasks(counters)) return false;
+        if (!critical_path_allows(site, counters)) return false;
         ++split_[k];
         return true;
     }
@@ -281,6 +282,30 @@ private:
         if (units_.size() != 1 || counters.call_flops <= 0) return false;
         const double flops = kernel_flops(site.op, scales_[size_t(site.level)]);
         return flops * inputs_.workers[0] * cpu_unit.min_tasks > counters.call_flops;
+    }
+
+    // The critical path with GPUs, which the LP does not see either: a task split at the
+    // top level gives the cores children a GPU runs tens of times faster (a 1024 syrk:
+    // 24 ms on a core of the V100-like model, 0.18 ms on its GPU). Where a factorization's
+    // panel goes to the cores, each of its remaining steps waits for a chain of such
+    // children: about 2 r of them, r the ratio of the ladder's first two scales (r
+    // sub-steps, each a panel kernel and its update). The steps left are half the task's
+    // loop-nest priority (TaskSite::priority). So a top-level task splits only if that
+    // chain fits in the GPUs' remaining work: at n = 16384 no panel splits, at 32768 the
+    // first steps' do (doc/splits-on-gpus.md, "The critical path with GPUs").
+    bool critical_path_allows(const TaskSite& site, const Counters& counters) const {
+        if (units_.size() < 2 || site.level != 0 || site.priority <= 0) return true;
+        const size_t units = units_.size();
+        const double ratio = double(scales_[0]) / double(scales_[1]);
+        const double chain = 0.5 * double(site.priority) * 2 * ratio *
+                             inputs_.duration[kind(int(site.op), 1) * units];  // a child on a core
+        double gpu_work = 0;  // the pending and announced tasks, on one GPU each
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l)
+                gpu_work += double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()) +
+                                   counters.announced(Kernel(t), l)) *
+                            inputs_.duration[kind(t, l) * units + 1];
+        return chain <= gpu_work / inputs_.workers[1];
     }
 
     double submitted_tasks(const Counters& counters) const {

@@ -47,12 +47,13 @@ void refine(const Context& ctx, Kernel kernel, const TileArgs<T>& p, const Matri
     }
 }
 
-// What the split policy is told of a task whose output is `out`.
+// What the split policy is told of a task whose output is `out`, of loop-nest priority
+// `priority`.
 template <typename T>
-TaskSite site(Kernel kernel, const Tile<T>& out) {
+TaskSite site(Kernel kernel, const Tile<T>& out, int priority) {
     const TileStorage<T>& grid = *out.grid;
     return {kernel, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(),
-            scalar_traits<T>::letter, out.handle(), grid.writers_in_flight(out.i, out.j) > 0};
+            scalar_traits<T>::letter, out.handle(), grid.writers_in_flight(out.i, out.j) > 0, priority};
 }
 
 // Inserts the kernel of a task that runs whole, with what every kernel reports with:
@@ -81,7 +82,7 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
         ++ctx.counting[size_t(kernel)];
         return;
     }
-    if (ctx.recursion->decide(site(kernel, out))) {
+    if (ctx.recursion->decide(site(kernel, out, priority))) {
         // Sub-tile grids are planned on first use, the output's first (as before this
         // code was shared: the plans' order shows in the handles' addresses).
         std::vector<Matrix<T>> sub;
@@ -110,7 +111,7 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, starpu_d
         return;
     }
     const Tile<T>& first = column.front();
-    if (ctx.recursion->decide(site(kernel, first))) {
+    if (ctx.recursion->decide(site(kernel, first, priority))) {
         const TileGrid<T> sub = TileGrid<T>::children_of(column);
         Context below{ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + first.col_offset, nullptr,
                       global_priority(ctx, first, priority)};
