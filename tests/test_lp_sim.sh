@@ -67,3 +67,20 @@ awk -F';' -v period=50 '
     print "with a GPU: " early " of " last " solves came early, for a new kind"
     if (early == 0) { print "FAILED: no solve for a kind the last solve had no task of"; exit 1 }
   }' "$stats"
+
+# With a GPU, a top-level task splits only if the chain of children it would give the
+# cores fits in the GPUs' remaining work (lp_split.cpp, critical_path_allows): on one
+# V100-like GPU and 15 cores, potrf n = 16384 splits none of its 8 panels (the best
+# there is the GPU alone, -b 2048), n = 32768 splits the first of its 16 and not the
+# last (9 when written).
+panels_split() {  # n -> "split submitted" of potrf at level 0
+  bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus 15 -o potrf -n "$1" --sched dmdar \
+    --window 480 --scales 2048,1024,512,256 --split lp -v 2>/dev/null |
+    sed -n 's/.*potrf=\([0-9]*\)\/\([0-9]*\),.*/\1 \2/p' | head -1
+}
+read -r small_split small_total <<<"$(panels_split 16384)"
+read -r large_split large_total <<<"$(panels_split 32768)"
+echo "potrf panels split at level 0: n=16384 $small_split of $small_total, n=32768 $large_split of $large_total"
+[ "${small_total:-0}" = 8 ] && [ "${large_total:-0}" = 16 ] || { echo "FAILED: no potrf counts in the -v output"; exit 1; }
+[ "$small_split" = 0 ] || { echo "FAILED: n=16384 split panels the GPU would run sooner"; exit 1; }
+[ "$large_split" -gt 0 ] && [ "$large_split" -lt 16 ] || { echo "FAILED: n=32768 should split its first panels only"; exit 1; }
