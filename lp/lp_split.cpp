@@ -284,21 +284,24 @@ private:
         return flops * inputs_.workers[0] * cpu_unit.min_tasks > counters.call_flops;
     }
 
-    // The critical path with GPUs, which the LP does not see either: a task split at the
-    // top level gives the cores children a GPU runs tens of times faster (a 1024 syrk:
-    // 24 ms on a core of the V100-like model, 0.18 ms on its GPU). Where a factorization's
-    // panel goes to the cores, each of its remaining steps waits for a chain of such
-    // children: about 2 r of them, r the ratio of the ladder's first two scales (r
-    // sub-steps, each a panel kernel and its update). The steps left are half the task's
-    // loop-nest priority (TaskSite::priority). So a top-level task splits only if that
-    // chain fits in the GPUs' remaining work: at n = 16384 no panel splits, at 32768 the
-    // first steps' do (doc/splits-on-gpus.md, "The critical path with GPUs").
+    // The critical path with GPUs, which the LP does not see either: a split gives the
+    // cores children a GPU runs tens of times faster (a 1024 syrk: 24 ms on a core of the
+    // V100-like model, 0.18 ms on its GPU). Where a factorization's panel goes to the
+    // cores, each of its remaining top-level steps waits for a chain of such children:
+    // 2 r of them for one split (r the ratio of the scales at its level: r sub-steps, each
+    // a panel kernel and its update), times the sub-steps of the levels above (the product
+    // of their ratios). The steps left are half the top-level task's loop-nest priority
+    // (TaskSite::priority). So a task whose children the cores can run splits only if that
+    // chain fits in the GPUs' remaining work: on the V100-like GPU no panel of n = 16384
+    // splits, at 32768 the first steps' do (doc/splits-on-gpus.md, "The critical path with
+    // GPUs"). Children only the GPUs run (over the cores' tile limit) are the LP's to weigh.
     bool critical_path_allows(const TaskSite& site, const Counters& counters) const {
-        if (units_.size() < 2 || site.level != 0 || site.priority <= 0) return true;
         const size_t units = units_.size();
-        const double ratio = double(scales_[0]) / double(scales_[1]);
-        const double chain = 0.5 * double(site.priority) * 2 * ratio *
-                             inputs_.duration[kind(int(site.op), 1) * units];  // a child on a core
+        const size_t child = kind(int(site.op), site.level + 1);
+        if (units < 2 || site.priority <= 0 || !inputs_.runs[child * units]) return true;
+        double per_step = 2 * double(scales_[size_t(site.level)]) / double(scales_[size_t(site.level) + 1]);
+        for (int l = 0; l < site.level; ++l) per_step *= double(scales_[size_t(l)]) / double(scales_[size_t(l) + 1]);
+        const double chain = 0.5 * double(site.priority) * per_step * inputs_.duration[child * units];
         double gpu_work = 0;  // the pending and announced tasks, on one GPU each
         for (int t = 0; t < kinds; ++t)
             for (int l = 0; l < levels_; ++l)

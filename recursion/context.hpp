@@ -23,6 +23,9 @@ struct Context {
     // Where the view's first row is in the view the routine was called on (an LU's
     // pivots are global row indices), as col_offset is for columns.
     int64_t row_offset = 0;
+    // The loop-nest priority of the top-level task this view's algorithm refines (a
+    // task's place on the call's critical path: TaskSite::priority).
+    int top_priority = 0;
 };
 
 }  // namespace grain::detail

@@ -16,7 +16,7 @@ namespace grain::detail {
 // The task being submitted: its operation, its level (0 = largest tiles) out of
 // `levels`, its output tile's coordinates in the grid of its level, the ladder of
 // tile scales, its precision (scalar_traits' letter), its output tile's handle, whether a
-// kernel writing that tile is in flight, and its loop-nest priority.
+// kernel writing that tile is in flight, and its top-level task's loop-nest priority.
 struct TaskSite {
     Kernel op;
     int level;
@@ -26,8 +26,9 @@ struct TaskSite {
     char precision;
     starpu_data_handle_t output;
     bool output_written_in_flight;  // by a kernel submitted and not ended
-    // Its priority in its loop nest: in grain's algorithms with a critical path, step k of
-    // S gets 2 (S - k), less the task's distance from the diagonal; 0 where there is none.
+    // Its top-level task's loop-nest priority (its own at level 0): in grain's algorithms
+    // with a critical path, step k of S gets 2 (S - k), less the task's distance from the
+    // diagonal; 0 where there is none.
     int priority = 0;
 };
 

@@ -82,15 +82,17 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
         ++ctx.counting[size_t(kernel)];
         return;
     }
-    if (ctx.recursion->decide(site(kernel, out, priority))) {
+    const int top_priority = ctx.level == 0 ? priority : ctx.top_priority;
+    if (ctx.recursion->decide(site(kernel, out, top_priority))) {
         // Sub-tile grids are planned on first use, the output's first (as before this
         // code was shared: the plans' order shows in the handles' addresses).
         std::vector<Matrix<T>> sub;
         sub.reserve(tiles.size());
         for (auto t = tiles.end(); t != tiles.begin();) sub.push_back((--t)->children());
         std::reverse(sub.begin(), sub.end());
-        const Context below{ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + out.col_offset, nullptr,
-                            global_priority(ctx, out, priority)};
+        Context below{ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + out.col_offset, nullptr,
+                      global_priority(ctx, out, priority)};
+        below.top_priority = top_priority;
         return refine(below, kernel, args, sub.data());
     }
     starpu_data_handle_t handles[max_kernel_buffers];
@@ -111,11 +113,13 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, starpu_d
         return;
     }
     const Tile<T>& first = column.front();
-    if (ctx.recursion->decide(site(kernel, first, priority))) {
+    const int top_priority = ctx.level == 0 ? priority : ctx.top_priority;
+    if (ctx.recursion->decide(site(kernel, first, top_priority))) {
         const TileGrid<T> sub = TileGrid<T>::children_of(column);
         Context below{ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + first.col_offset, nullptr,
                       global_priority(ctx, first, priority)};
         below.row_offset = ctx.row_offset + first_row;
+        below.top_priority = top_priority;
         return algorithms::getrf(below, sub, refined(sub.nb()));
     }
     std::vector<starpu_data_handle_t> handles{pivots};
