@@ -186,18 +186,14 @@ private:
 
     // While GPUs run, the cores run no tile over the limit (codelets.cpp): the LP must
     // not count on them for such tasks, or it leaves the tasks whole for cores that
-    // never take them. Nor on the GPUs for kernels they have none of (the table's CUDA
-    // column).
+    // never take them.
     void update_runs() {
         const int limit = cpu_tile_limit();
         const size_t units = units_.size();
         inputs_.runs.assign(size_t(kinds * levels_) * units, true);
-        if (units == 1) return;
+        if (units == 1 || limit <= 0) return;
         for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) {
-                if (limit > 0) inputs_.runs[kind(t, l) * units] = scales_[size_t(l)] <= limit;
-                inputs_.runs[kind(t, l) * units + 1] = kernel_info(Kernel(t)).cuda != CudaKernel::None;
-            }
+            for (int l = 0; l < levels_; ++l) inputs_.runs[kind(t, l) * units] = scales_[size_t(l)] <= limit;
     }
 
     // The types submitted so far, and those their splits create.

@@ -12,9 +12,8 @@
 // One row per kernel:
 //   X(Enum, name, buffers' access modes (output last), CUDA kernel, buffer shape, flops
 //     as an expression of m, n, k)
-// CUDA kernel: `async` (only enqueues work on its stream), `sync` (ends synchronized:
-// potrf, getrf_nopiv and getrf read cuSOLVER's info back, getrf and laswp their pivots)
-// or `none` (cores only).
+// CUDA kernel: `async` (only enqueues work on its stream) or `sync` (ends synchronized:
+// potrf, getrf_nopiv and getrf read cuSOLVER's info back, getrf and laswp their pivots).
 // Buffer shape: `tiles`, one tile per mode; or `column`, a pivot block (the first mode)
 // then a column of tiles that all take the last mode, as many as the task has: LU with
 // partial pivoting searches and swaps rows across a whole column of tiles.
@@ -30,7 +29,7 @@
     X(GetrfNopiv, getrf_nopiv, (STARPU_RW), sync, tiles, getrf_flops(m, n))         \
     X(Scale, scale, (STARPU_RW), async, tiles, m * n)                               \
     X(Getrf, getrf, (STARPU_W, STARPU_RW), sync, column, getrf_flops(m, n))         \
-    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, 0)      
+    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, 0)
 
 namespace grain::detail {
 
@@ -45,25 +44,23 @@ constexpr size_t kernel_count = size_t(Kernel::Count);
 // The most buffers a kernel has.
 constexpr int max_kernel_buffers = 3;
 
-enum class CudaKernel { None, Sync, Async };
-
 struct KernelInfo {
     const char* name;
     int nbuffers;  // a column kernel's: the pivot block and one tile
     std::array<starpu_data_access_mode, max_kernel_buffers> modes;
-    CudaKernel cuda;
+    bool cuda_async;
     bool column;  // a pivot block, then a column of tiles (the last mode)
 };
 
 namespace kernel_table_detail {
 // The table's words for its CUDA and shape columns.
-constexpr CudaKernel async = CudaKernel::Async, sync = CudaKernel::Sync, none = CudaKernel::None;
+constexpr bool async = true, sync = false;
 constexpr bool tiles = false, column = true;
 
 template <typename... Modes>
-constexpr KernelInfo row(const char* name, CudaKernel cuda, bool shape, Modes... modes) {
+constexpr KernelInfo row(const char* name, bool cuda_async, bool shape, Modes... modes) {
     static_assert(sizeof...(Modes) <= max_kernel_buffers, "raise max_kernel_buffers");
-    return {name, int(sizeof...(Modes)), {modes...}, cuda, shape};
+    return {name, int(sizeof...(Modes)), {modes...}, cuda_async, shape};
 }
 // m x n LU, either shape: max(m, n) min(m, n)^2 - min(m, n)^3 / 3.
 constexpr double getrf_flops(double m, double n) {

@@ -324,6 +324,6 @@ void scale(void* buffers[], void* cl_arg) {
     }
 }
 
-GRAIN_DEFINE_CUDA_KERNEL_FUNCTIONS
+GRAIN_DEFINE_KERNEL_FUNCTIONS
 
 }  // namespace grain::detail::cuda

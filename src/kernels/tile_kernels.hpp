@@ -19,22 +19,15 @@ namespace grain::detail::kernels {
 using KernelFunctions = std::array<void (*)(void**, void*), kernel_count>;
 
 // Defines, after a device's kernel templates (one named as each table row), its
-// functions<T>() for every precision. The CUDA kernels' table has null for the rows
-// whose CUDA column is `none`, and needs no template for them.
+// functions<T>() for every precision.
 #define GRAIN_KERNEL_POINTER(E, name, modes, cuda, shape, flops) &name<T>,
-#define GRAIN_CUDA_POINTER_async(name) &name<T>,
-#define GRAIN_CUDA_POINTER_sync(name) &name<T>,
-#define GRAIN_CUDA_POINTER_none(name) nullptr,
-#define GRAIN_CUDA_KERNEL_POINTER(E, name, modes, cuda, shape, flops) GRAIN_CUDA_POINTER_##cuda(name)
 #define GRAIN_INSTANTIATE_KERNEL_FUNCTIONS(T) template kernels::KernelFunctions functions<T>();
-#define GRAIN_DEFINE_KERNEL_FUNCTIONS_OF(POINTER)                                                              \
+#define GRAIN_DEFINE_KERNEL_FUNCTIONS                                                                          \
     template <typename T>                                                                                      \
     kernels::KernelFunctions functions() {                                                                     \
-        return {GRAIN_KERNEL_TABLE(POINTER)};                                                                  \
+        return {GRAIN_KERNEL_TABLE(GRAIN_KERNEL_POINTER)};                                                     \
     }                                                                                                          \
     GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE_KERNEL_FUNCTIONS)
-#define GRAIN_DEFINE_KERNEL_FUNCTIONS GRAIN_DEFINE_KERNEL_FUNCTIONS_OF(GRAIN_KERNEL_POINTER)
-#define GRAIN_DEFINE_CUDA_KERNEL_FUNCTIONS GRAIN_DEFINE_KERNEL_FUNCTIONS_OF(GRAIN_CUDA_KERNEL_POINTER)
 
 struct TileRef {
     int rows, cols, ld;
