@@ -38,7 +38,7 @@ void getrf(const Context& ctx, const TileGrid<T>& A, const detail::PivotBlocks& 
         const int64_t first_row = int64_t(k) * A.nb();
         detail::task::getrf<T>(ctx, ipiv, k, column_from<T>(A, k, k), first_row, step_priority);
         for (int n = k + 1; n < A.nt(); ++n) {
-            detail::task::laswp<T>(ctx, ipiv.at(k), column_from<T>(A, k, n), first_row, step_priority - (n - k));
+            detail::task::laswp<T>(ctx, ipiv, k, column_from<T>(A, k, n), first_row, step_priority - (n - k));
             // U(k,n) = L(k,k)^-1 A(k,n)
             detail::task::trsm(ctx, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), tile(A, k, k),
                                tile(A, k, n), step_priority - (n - k));
@@ -48,7 +48,7 @@ void getrf(const Context& ctx, const TileGrid<T>& A, const detail::PivotBlocks& 
     // The interchanges of step k on the columns of L left of it, which no task reads again.
     for (int k = 1; k < kt; ++k)
         for (int n = 0; n < k; ++n)
-            detail::task::laswp<T>(ctx, ipiv.at(k), column_from<T>(A, k, n), int64_t(k) * A.nb(), 0);
+            detail::task::laswp<T>(ctx, ipiv, k, column_from<T>(A, k, n), int64_t(k) * A.nb(), 0);
 }
 
 template <typename T>
@@ -64,7 +64,7 @@ void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::Pivot
         // B = P B, then L Y = B, U X = Y.
         for (int n = 0; n < B.nt(); ++n)
             for (int k = 0; k < kt; ++k)
-                detail::task::laswp<T>(ctx, ipiv.at(k), column_from<T>(B, k, n), int64_t(k) * A.nb(), 2 * (kt - k));
+                detail::task::laswp<T>(ctx, ipiv, k, column_from<T>(B, k, n), int64_t(k) * A.nb(), 2 * (kt - k));
         trsm(ctx, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), A, B);
         trsm(ctx, Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, T(1), A, B);
         return;
@@ -74,7 +74,7 @@ void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::Pivot
     trsm(ctx, Side::Left, Uplo::Lower, Op::Trans, Diag::Unit, T(1), A, B);
     for (int n = 0; n < B.nt(); ++n)
         for (int k = kt - 1; k >= 0; --k)
-            detail::task::laswp<T>(ctx, ipiv.at(k), column_from<T>(B, k, n), int64_t(k) * A.nb(), 0, true);
+            detail::task::laswp<T>(ctx, ipiv, k, column_from<T>(B, k, n), int64_t(k) * A.nb(), 0, true);
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                    \

@@ -11,8 +11,8 @@ void lu_trailing_update(const Context& ctx, const Grid& A, int k, int step_prior
     using detail::tile;
     for (int n = k + 1; n < A.nt(); ++n)
         for (int m = k + 1; m < A.mt(); ++m)
-            detail::task::gemm<T>(ctx, Op::NoTrans, Op::NoTrans, T(-1), tile(A, m, k), tile(A, k, n), T(1), tile(A, m, n),
-                               step_priority - (n - k) - (m - k));
+            detail::task::gemm<T>(ctx, Op::NoTrans, Op::NoTrans, T(-1), tile(A, m, k), tile(A, k, n), T(1),
+                                  tile(A, m, n), step_priority - (n - k) - (m - k));
 }
 
 }  // namespace grain::algorithms

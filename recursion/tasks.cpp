@@ -72,6 +72,16 @@ void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<T>& 
     insert_kernel(kernel, args, handles, n, int(priority));
 }
 
+// The context of the algorithm a task on `out` refines into, one level down; the
+// top-level task's loop-nest priority carries down (TaskSite::priority).
+template <typename T>
+Context below(const Context& ctx, const Tile<T>& out, int priority) {
+    Context sub{ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + out.col_offset, nullptr,
+                global_priority(ctx, out, priority)};
+    sub.top_priority = ctx.level == 0 ? priority : ctx.top_priority;
+    return sub;
+}
+
 // A tile task on `tiles` (its output last): the split policy decides (never in counting
 // mode) whether it refines into its algorithm one level down, or runs its kernel (is
 // counted, in counting mode).
@@ -82,18 +92,15 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
         ++ctx.counting[size_t(kernel)];
         return;
     }
-    const int top_priority = ctx.level == 0 ? priority : ctx.top_priority;
-    if (ctx.recursion->decide(site(kernel, out, top_priority))) {
+    const Context down = below(ctx, out, priority);
+    if (ctx.recursion->decide(site(kernel, out, down.top_priority))) {
         // Sub-tile grids are planned on first use, the output's first (as before this
         // code was shared: the plans' order shows in the handles' addresses).
         std::vector<Matrix<T>> sub;
         sub.reserve(tiles.size());
         for (auto t = tiles.end(); t != tiles.begin();) sub.push_back((--t)->children());
         std::reverse(sub.begin(), sub.end());
-        Context below{ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + out.col_offset, nullptr,
-                      global_priority(ctx, out, priority)};
-        below.top_priority = top_priority;
-        return refine(below, kernel, args, sub.data());
+        return refine(down, kernel, args, sub.data());
     }
     starpu_data_handle_t handles[max_kernel_buffers];
     int n = 0;
@@ -101,28 +108,26 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
     insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority));
 }
 
-// A column task (a pivot block, then a column of tiles `column` whose first row is
-// first_row of the view): counted, or decided and inserted. A panel (getrf) that splits
+// A column task on block k of `pivots`, then a column of tiles `column` whose first row
+// is first_row of the view: counted, or decided and inserted. A panel (getrf) that splits
 // runs the same LU on the column's sub-tiles, one level down, its pivots in sub-blocks
-// of its block (`refined`: PivotBlocks of them); laswp never splits.
-template <typename T, typename Refine>
-void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, starpu_data_handle_t pivots,
-                   const std::vector<Tile<T>>& column, int64_t first_row, int priority, Refine refined) {
+// of its block; laswp never splits (Recursion::decide).
+template <typename T>
+void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const PivotBlocks& pivots, int k,
+                   const std::vector<Tile<T>>& column, int64_t first_row, int priority) {
     if (ctx.counting) {
         ++ctx.counting[size_t(kernel)];
         return;
     }
     const Tile<T>& first = column.front();
-    const int top_priority = ctx.level == 0 ? priority : ctx.top_priority;
-    if (ctx.recursion->decide(site(kernel, first, top_priority))) {
+    Context down = below(ctx, first, priority);
+    if (ctx.recursion->decide(site(kernel, first, down.top_priority))) {
         const TileGrid<T> sub = TileGrid<T>::children_of(column);
-        Context below{ctx.request, ctx.recursion, ctx.level + 1, ctx.col_offset + first.col_offset, nullptr,
-                      global_priority(ctx, first, priority)};
-        below.row_offset = ctx.row_offset + first_row;
-        below.top_priority = top_priority;
-        return algorithms::getrf(below, sub, refined(sub.nb()));
+        down.row_offset = ctx.row_offset + first_row;
+        const PivotBlocks sub_pivots{pivots.storage, &pivots.storage->sub_blocks(pivots.at(k), sub.nb())};
+        return algorithms::getrf(down, sub, sub_pivots);
     }
-    std::vector<starpu_data_handle_t> handles{pivots};
+    std::vector<starpu_data_handle_t> handles{pivots.at(k)};
     for (const Tile<T>& t : column) handles.push_back(t.handle());
     args.row_offset = ctx.row_offset + first_row;
     insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority));
@@ -194,22 +199,20 @@ void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, i
 template <typename T>
 void getrf(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
            int64_t first_row, int priority) {
-    submit_column(ctx, Kernel::Getrf, TileArgs<T>{}, pivots.at(k), column, first_row, priority, [&](int child_nb) {
-        return PivotBlocks{pivots.storage, &pivots.storage->sub_blocks(pivots.at(k), child_nb)};
-    });
+    submit_column(ctx, Kernel::Getrf, TileArgs<T>{}, pivots, k, column, first_row, priority);
 }
 
 template <typename T>
-void laswp(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
-           int priority, bool reverse) {
+void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
+           int64_t first_row, int priority, bool reverse) {
     TileArgs<T> args;
     args.transa = reverse ? Op::Trans : Op::NoTrans;
-    submit_column(ctx, Kernel::Laswp, args, pivots, column, first_row, priority, [](int) { return PivotBlocks{}; });
+    submit_column(ctx, Kernel::Laswp, args, pivots, k, column, first_row, priority);
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                            \
     template void getrf<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int); \
-    template void laswp<T>(const Context&, starpu_data_handle_t, const std::vector<Tile<T>>&, int64_t, int, bool); \
+    template void laswp<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int, bool); \
     template void gemm<T>(const Context&, Op, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);               \
     template void trsm<T>(const Context&, Side, Uplo, Op, Diag, T, Tile<T>, Tile<T>, int);             \
     template void syrk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \

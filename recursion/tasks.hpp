@@ -131,11 +131,11 @@ void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, i
 template <typename T>
 void getrf(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
            int64_t first_row, int priority);
-// The interchanges of block `pivots` (of the step whose first row is first_row) on a
-// column of tiles starting at that row; in reverse order if `reverse` (P^T).
+// The interchanges of block k of `pivots` (of the step whose first row is first_row) on
+// a column of tiles starting at that row; in reverse order if `reverse` (P^T).
 template <typename T>
-void laswp(const Context& ctx, starpu_data_handle_t pivots, const std::vector<Tile<T>>& column, int64_t first_row,
-           int priority, bool reverse = false);
+void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
+           int64_t first_row, int priority, bool reverse = false);
 
 }  // namespace task
 }  // namespace grain::detail

@@ -92,15 +92,14 @@ void scale(void* buffers[], void* cl_arg) {
 
 // LU with partial pivoting of a column of tiles (buffers 1..n, the panel of one step):
 // LAPACK's getrf on the column, in place where it is one column-major block, else on a
-// contiguous copy (the pivot search spans the column's tiles). The pivots (buffer 0) become global; info, the first exactly zero pivot,
-// global too. The panel still completes, as LAPACK's does.
+// contiguous copy (the pivot search spans the column's tiles). The pivots (buffer 0)
+// become global, as info (the first exactly zero pivot) does. The panel still completes,
+// as LAPACK's does.
 template <typename T>
 void getrf(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);
-    const int tiles = int(STARPU_TASK_GET_NBUFFERS(p.task)) - 1;
+    const int tiles = column_tiles(p.task), rows = column_rows(buffers, p.task);
     const int cols = dims(buffers[1]).cols;
-    int rows = 0;
-    for (int t = 1; t <= tiles; ++t) rows += dims(buffers[t]).rows;
     std::vector<T> panel;
     auto copy = [&](bool in) {
         panel.resize(size_t(rows) * size_t(cols));
@@ -141,7 +140,7 @@ void getrf(void* buffers[], void* cl_arg) {
 template <typename T>
 void laswp(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);
-    const int tiles = int(STARPU_TASK_GET_NBUFFERS(p.task)) - 1;
+    const int tiles = column_tiles(p.task);
     const int nb = dims(buffers[1]).rows;  // every tile of the column but the last
     const int cols = dims(buffers[1]).cols;
     struct Row {

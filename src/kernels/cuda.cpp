@@ -230,9 +230,8 @@ void getrf_nopiv(void* buffers[], void* cl_arg) {
 // the worker's stream. Returns the block's shape.
 template <typename T>
 TileRef column_block(void* buffers[], const TileArgs<T>& p, T* block, bool in) {
-    const int tiles = int(STARPU_TASK_GET_NBUFFERS(p.task)) - 1;
-    TileRef b{0, dims(buffers[1]).cols, 0};
-    for (int t = 1; t <= tiles; ++t) b.rows += dims(buffers[t]).rows;
+    const int tiles = column_tiles(p.task);
+    TileRef b{column_rows(buffers, p.task), dims(buffers[1]).cols, 0};
     b.ld = std::max(b.rows, 1);
     const cudaStream_t stream = starpu_cuda_get_local_stream();
     for (int t = 1, first = 0; t <= tiles; first += dims(buffers[t]).rows, ++t) {
@@ -247,13 +246,6 @@ TileRef column_block(void* buffers[], const TileArgs<T>& p, T* block, bool in) {
               "cudaMemcpy2DAsync (column)");
     }
     return b;
-}
-
-// The rows of a column task's column, before any copy (the workspace is sized first).
-inline int column_rows(void* buffers[], starpu_task* task) {
-    int rows = 0;
-    for (unsigned t = 1; t < STARPU_TASK_GET_NBUFFERS(task); ++t) rows += dims(buffers[t]).rows;
-    return rows;
 }
 
 // A pivot block (device) shifted by `shift` through the host: cuSOLVER's pivots are

@@ -41,6 +41,13 @@ inline TileRef dims(void* buffer) {
 // A column kernel's pivot block: 1-based row indices, global to the routine's matrix.
 inline int* pivots(void* buffer) { return reinterpret_cast<int*>(STARPU_VECTOR_GET_PTR(buffer)); }
 inline int pivot_count(void* buffer) { return int(STARPU_VECTOR_GET_NX(buffer)); }
+// A column kernel's tiles (buffers 1..column_tiles), and their rows together.
+inline int column_tiles(starpu_task* task) { return int(STARPU_TASK_GET_NBUFFERS(task)) - 1; }
+inline int column_rows(void* buffers[], starpu_task* task) {
+    int rows = 0;
+    for (int t = 1; t <= column_tiles(task); ++t) rows += dims(buffers[t]).rows;
+    return rows;
+}
 template <typename T>
 const TileArgs<T>& args(void* cl_arg) { return *static_cast<const TileArgs<T>*>(cl_arg); }
 

@@ -31,6 +31,14 @@ const int* Pivots::data() const { return storage_->data(); }
 
 namespace detail {
 
+PivotStorage::PivotStorage(int64_t count, int* user)
+    : count_(count), owned_(user ? 0 : size_t(count), 0), data_(user ? user : owned_.data()) {}
+
+PivotStorage::~PivotStorage() {
+    release();
+    if (enlisted_) delist_handle_owner(this);
+}
+
 const int* PivotStorage::data() {
     // Reading a block in main memory fetches it there, gathering its sub-blocks.
     for (starpu_data_handle_t h : blocks_) {
@@ -38,18 +46,6 @@ const int* PivotStorage::data() {
         starpu_data_release(h);
     }
     return data_;
-}
-
-}  // namespace detail
-
-namespace detail {
-
-PivotStorage::PivotStorage(int64_t count, int* user)
-    : count_(count), owned_(user ? 0 : size_t(count), 0), data_(user ? user : owned_.data()) {}
-
-PivotStorage::~PivotStorage() {
-    release();
-    if (enlisted_) delist_handle_owner(this);
 }
 
 const std::vector<starpu_data_handle_t>& PivotStorage::blocks(int nb) {
