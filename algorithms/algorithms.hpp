@@ -25,6 +25,10 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
           const Matrix<T>& B);
 template <typename T>
 void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, const Matrix<T>& C);
+// C = alpha op(A) op(A)^H + beta C on the uplo triangle of C, alpha and beta real (their
+// imaginary parts zero); in real precisions it is syrk, and submits syrk tasks.
+template <typename T>
+void herk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, const Matrix<T>& C);
 template <typename T>
 void potrf(const Context& ctx, Uplo uplo, const Matrix<T>& A);
 template <typename T>
@@ -44,6 +48,8 @@ void getrf(const Context& ctx, const detail::TileGrid<T>& A, const detail::Pivot
 template <typename T>
 void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
 
-inline Op transposed(Op op) { return op == Op::NoTrans ? Op::Trans : Op::NoTrans; }
+// The op of op(A)^H: the transpose that conjugates in complex precisions.
+template <typename T>
+Op adjoint(Op op) { return op == Op::NoTrans ? detail::conj_trans<T>() : Op::NoTrans; }
 
 }  // namespace grain::algorithms

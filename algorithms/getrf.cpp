@@ -69,9 +69,10 @@ void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::Pivot
         trsm(ctx, Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, T(1), A, B);
         return;
     }
-    // A^T = U^T L^T P: U^T Y = B, L^T Z = Y, then X = P^T Z (the interchanges in reverse).
-    trsm(ctx, Side::Left, Uplo::Upper, Op::Trans, Diag::NonUnit, T(1), A, B);
-    trsm(ctx, Side::Left, Uplo::Lower, Op::Trans, Diag::Unit, T(1), A, B);
+    // A^T = U^T L^T P: U^T Y = B, L^T Z = Y, then X = P^T Z (the interchanges in reverse);
+    // the same with A^H.
+    trsm(ctx, Side::Left, Uplo::Upper, trans, Diag::NonUnit, T(1), A, B);
+    trsm(ctx, Side::Left, Uplo::Lower, trans, Diag::Unit, T(1), A, B);
     for (int n = 0; n < B.nt(); ++n)
         for (int k = kt - 1; k >= 0; --k)
             detail::task::laswp<T>(ctx, ipiv, k, column_from<T>(B, k, n), int64_t(k) * A.nb(), 0, true);

@@ -5,10 +5,10 @@ namespace grain::algorithms {
 
 template <typename T>
 void potrs(const Context& ctx, Uplo uplo, const Matrix<T>& A, const Matrix<T>& B) {
-    // Lower: L L^T X = B; Upper: U^T U X = B.
-    const Op first = uplo == Uplo::Lower ? Op::NoTrans : Op::Trans;
+    // Lower: L L^H X = B; Upper: U^H U X = B.
+    const Op first = uplo == Uplo::Lower ? Op::NoTrans : detail::conj_trans<T>();
     trsm(ctx, Side::Left, uplo, first, Diag::NonUnit, T(1), A, B);
-    trsm(ctx, Side::Left, uplo, transposed(first), Diag::NonUnit, T(1), A, B);
+    trsm(ctx, Side::Left, uplo, adjoint<T>(first), Diag::NonUnit, T(1), A, B);
 }
 
 #define GRAIN_INSTANTIATE(T) template void potrs<T>(const Context&, Uplo, const Matrix<T>&, const Matrix<T>&);

@@ -129,7 +129,7 @@ private:
         inputs_.children.assign(size_t(kinds * kinds * levels_), 0);
         for (int l = 1; l < levels_; ++l)
             for (int p = 0; p < kinds; ++p) {
-                const auto created = split_children(Kernel(p), scales_[size_t(l - 1)], scales_[size_t(l)]);
+                const auto created = split_children(Kernel(p), scales_[size_t(l - 1)], scales_[size_t(l)], precision_);
                 for (int t = 0; t < kinds; ++t)
                     inputs_.children[size_t((t * kinds + p) * levels_ + l)] = double(created[size_t(t)]);
             }

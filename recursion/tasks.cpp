@@ -37,6 +37,7 @@ void refine(const Context& ctx, Kernel kernel, const TileArgs<T>& p, const Matri
             return algorithms::trsm(ctx, p.side, p.uplo, p.transa, p.diag, p.alpha, a, sub[1]);
         }
         case Kernel::Syrk: return algorithms::syrk(ctx, p.uplo, p.transa, p.alpha, sub[0], p.beta, sub[1]);
+        case Kernel::Herk: return algorithms::herk(ctx, p.uplo, p.transa, p.alpha, sub[0], p.beta, sub[1]);
         case Kernel::Potrf: return algorithms::potrf(ctx, p.uplo, sub[0]);
         case Kernel::GetrfNopiv: return algorithms::getrf_nopiv(ctx, sub[0]);
         case Kernel::Scale: return algorithms::scale(ctx, p.whole_tile, p.uplo, p.alpha, sub[0]);
@@ -142,14 +143,18 @@ int64_t composed_priority(int64_t parent, int priority, int level, int levels) {
     return parent + local * (int64_t(1) << (bits * (levels - 1 - level)));
 }
 
-std::array<int64_t, kernel_count> split_children(Kernel parent, int nb, int child_nb) {
+std::array<int64_t, kernel_count> split_children(Kernel parent, int nb, int child_nb, char precision) {
     // One nb x nb tile per buffer, as grids of child_nb sub-tiles with a shape and no
     // memory: counting mode never touches their tiles. The task counts do not depend on
-    // the kernel's arguments on square tiles, so the defaults do.
-    TileStorage<double> a(nb, nb, {child_nb}, nullptr, nb), b(nb, nb, {child_nb}, nullptr, nb),
-        c(nb, nb, {child_nb}, nullptr, nb);
-    const Matrix<double> sub[] = {MatrixAccess::view(a), MatrixAccess::view(b), MatrixAccess::view(c)};
-    return count_tasks([&](const Context& ctx) { refine(ctx, parent, TileArgs<double>{}, sub); });
+    // the kernel's arguments on square tiles, so the defaults do; they depend on the
+    // precision only where real precisions submit syrk for herk.
+    return with_precision(precision, [&](auto zero) {
+        using T = decltype(zero);
+        TileStorage<T> a(nb, nb, {child_nb}, nullptr, nb), b(nb, nb, {child_nb}, nullptr, nb),
+            c(nb, nb, {child_nb}, nullptr, nb);
+        const Matrix<T> sub[] = {MatrixAccess::view(a), MatrixAccess::view(b), MatrixAccess::view(c)};
+        return count_tasks([&](const Context& ctx) { refine(ctx, parent, TileArgs<T>{}, sub); });
+    });
 }
 
 namespace task {
@@ -175,6 +180,13 @@ void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, T
     TileArgs<T> args;
     args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
     submit(ctx, Kernel::Syrk, args, {A, C}, priority);
+}
+
+template <typename T>
+void herk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority) {
+    TileArgs<T> args;
+    args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
+    submit(ctx, scalar_traits<T>::is_complex ? Kernel::Herk : Kernel::Syrk, args, {A, C}, priority);
 }
 
 template <typename T>
@@ -216,6 +228,7 @@ void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
     template void gemm<T>(const Context&, Op, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);               \
     template void trsm<T>(const Context&, Side, Uplo, Op, Diag, T, Tile<T>, Tile<T>, int);             \
     template void syrk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
+    template void herk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
     template void potrf<T>(const Context&, Uplo, Tile<T>, int);                                        \
     template void getrf_nopiv<T>(const Context&, Tile<T>, int);                                        \
     template void scale<T>(const Context&, bool, Uplo, T, Tile<T>, int);

@@ -102,10 +102,10 @@ std::array<int64_t, kernel_count> count_tasks(Algorithms algorithms) {
     return counts;
 }
 
-// How many tasks of each kind (Kernel order) one split of a `parent` task creates
-// when its nb x nb tiles are cut into child_nb sub-tiles: the algorithm itself, run in
-// counting mode on one tile's worth of sub-tiles.
-std::array<int64_t, kernel_count> split_children(Kernel parent, int nb, int child_nb);
+// How many tasks of each kind (Kernel order) one split of a `parent` task in `precision`
+// (scalar_traits' letter) creates when its nb x nb tiles are cut into child_nb sub-tiles:
+// the algorithm itself, run in counting mode on one tile's worth of sub-tiles.
+std::array<int64_t, kernel_count> split_children(Kernel parent, int nb, int child_nb, char precision);
 
 namespace task {
 
@@ -117,6 +117,9 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
           int priority);
 template <typename T>
 void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority);
+// herk's kernel in complex precisions, syrk's in real ones (where they are the same).
+template <typename T>
+void herk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority);
 template <typename T>
 void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority);
 template <typename T>

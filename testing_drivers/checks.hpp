@@ -91,18 +91,34 @@ private:
     uint64_t state_;
 };
 
+using grain::detail::real_t;
+
+// Uniform in [-0.5, 0.5), in each part of a complex number.
+template <typename T>
+T random_scalar(Random& rng) {
+    if constexpr (grain::detail::scalar_traits<T>::is_complex) {
+        const auto re = real_t<T>(rng.uniform());
+        return T(re, real_t<T>(rng.uniform()));
+    } else {
+        return T(rng.uniform());
+    }
+}
+
+// Kind::Spd is Hermitian positive definite in complex precisions: its off-diagonal
+// imaginary parts are not zero.
 template <typename T>
 Array<T> random_array(int64_t m, int64_t n, Kind kind, Random& rng) {
     Array<T> x(m, n);
     if (!holds_elements) return x;
-    for (T& v : x.a) v = T(rng.uniform());
-    const T shift = T(std::max(m, n));
+    for (T& v : x.a) v = random_scalar<T>(rng);
+    const T shift = T(real_t<T>(std::max(m, n)));
     if (kind == Kind::Spd) {  // mirror the lower triangle, by blocks to stay in cache
         const int64_t b = 64;
         for (int64_t jb = 0; jb < n; jb += b)
             for (int64_t ib = 0; ib <= jb; ib += b)
                 for (int64_t j = jb; j < std::min(jb + b, n); ++j)
-                    for (int64_t i = ib; i < std::min({ib + b, j, m}); ++i) x(i, j) = x(j, i);
+                    for (int64_t i = ib; i < std::min({ib + b, j, m}); ++i) x(i, j) = grain::detail::conj(x(j, i));
+        for (int64_t i = 0; i < std::min(m, n); ++i) x(i, i) = T(std::real(x(i, i)));
     }
     if (kind == Kind::LowerTriangular)
         for (int64_t j = 0; j < n; ++j)
@@ -125,8 +141,8 @@ grain::Matrix<T> tiles_of(const Array<T>& x, int nb) {
 }
 
 template <typename T>
-T norm(char which, const Array<T>& x) {
-    return x.m == 0 || x.n == 0 ? T(0) : blas::lange(which, int(x.m), int(x.n), x.data(), x.ld());
+real_t<T> norm(char which, const Array<T>& x) {
+    return x.m == 0 || x.n == 0 ? real_t<T>(0) : blas::lange(which, int(x.m), int(x.n), x.data(), x.ld());
 }
 
 template <typename T>
@@ -146,7 +162,7 @@ double solve_residual(Side side, Op trans, const Array<T>& A, const Array<T>& X,
         blas::gemm(trans, Op::NoTrans, m, n, m, T(1), A.data(), A.ld(), X.data(), X.ld(), T(-1), R.data(), R.ld());
     else
         blas::gemm(Op::NoTrans, trans, m, n, n, T(1), X.data(), X.ld(), A.data(), A.ld(), T(-1), R.data(), R.ld());
-    const double eps = std::numeric_limits<T>::epsilon();
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
     const double denominator = double(norm('I', A)) * double(norm('I', X)) * order * eps;
     return denominator > 0 ? double(norm('I', R)) / denominator : double(norm('I', R));
 }
@@ -154,13 +170,13 @@ double solve_residual(Side side, Op trans, const Array<T>& A, const Array<T>& X,
 // ||A - F||_1 / (||A||_1 N eps), F the product of the computed factors
 template <typename T>
 double factor_residual(const Array<T>& A, Array<T> F) {
-    const double eps = std::numeric_limits<T>::epsilon();
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
     const double denominator = double(norm('1', A)) * std::max(A.m, A.n) * eps;
     for (size_t i = 0; i < F.a.size(); ++i) F.a[i] -= A.a[i];  // in place: the arrays can be large
     return double(norm('1', F)) / denominator;
 }
 
-// L L^T (Lower) or U^T U (Upper) from the factored array, with one trmm (n^3 flops)
+// L L^H (Lower) or U^H U (Upper) from the factored array, with one trmm (n^3 flops)
 template <typename T>
 Array<T> cholesky_product(Uplo uplo, const Array<T>& factored) {
     const int64_t n = factored.n;
@@ -169,8 +185,8 @@ Array<T> cholesky_product(Uplo uplo, const Array<T>& factored) {
         for (int64_t i = 0; i < n; ++i)
             if (uplo == Uplo::Lower ? i >= j : i <= j) P(i, j) = factored(i, j);
     if (n > 0) {
-        const Side side = uplo == Uplo::Lower ? Side::Right : Side::Left;  // P L^T or U^T P
-        blas::trmm(side, uplo, Op::Trans, Diag::NonUnit, int(n), int(n), T(1), factored.data(), factored.ld(),
+        const Side side = uplo == Uplo::Lower ? Side::Right : Side::Left;  // P L^H or U^H P
+        blas::trmm(side, uplo, grain::detail::conj_trans<T>(), Diag::NonUnit, int(n), int(n), T(1), factored.data(), factored.ld(),
                    P.data(), P.ld());
     }
     return P;
@@ -204,7 +220,7 @@ Array<T> lu_product(const Array<T>& factored) {
 // for sizes where an O(n^3) check would cost minutes (the driver's, from
 // vector_check_from): ||A x - F x||_1 / (||A||_1 ||x||_1 N eps), where F x applies the
 // computed factors one after the other (two triangular products), O(n^2).
-// Factors: Cholesky's (L L^T for Lower, U^T U for Upper), or LU's (unit L, U) when lu.
+// Factors: Cholesky's (L L^H for Lower, U^H U for Upper), or LU's (unit L, U) when lu.
 // Square matrices only.
 enum class Factors { CholeskyLower, CholeskyUpper, Lu };
 
@@ -214,19 +230,20 @@ double factor_residual_by_vector(const Array<T>& A, const Array<T>& factored, Fa
     if (A.m != A.n || factored.m != A.m || factored.n != A.n)
         throw std::invalid_argument("factor_residual_by_vector: square matrices only");
     Array<T> x(n, 1), ax(n, 1);
-    for (int64_t i = 0; i < n; ++i) x(i, 0) = T(rng.uniform());
+    for (int64_t i = 0; i < n; ++i) x(i, 0) = random_scalar<T>(rng);
     Array<T> fx = x;
     if (n > 0) {
         blas::gemm(Op::NoTrans, Op::NoTrans, n, 1, n, T(1), A.data(), A.ld(), x.data(), x.ld(), T(0), ax.data(), ax.ld());
-        // The factor applied last first: L (L^T x), U^T (U x), L (U x).
+        // The factor applied last first: L (L^H x), U^H (U x), L (U x).
+        const Op ct = grain::detail::conj_trans<T>();
         const auto apply = [&](Uplo uplo, Op op, Diag diag) {
             blas::trmm(Side::Left, uplo, op, diag, n, 1, T(1), factored.data(), factored.ld(), fx.data(), fx.ld());
         };
-        if (factors == Factors::CholeskyLower) apply(Uplo::Lower, Op::Trans, Diag::NonUnit), apply(Uplo::Lower, Op::NoTrans, Diag::NonUnit);
-        if (factors == Factors::CholeskyUpper) apply(Uplo::Upper, Op::NoTrans, Diag::NonUnit), apply(Uplo::Upper, Op::Trans, Diag::NonUnit);
+        if (factors == Factors::CholeskyLower) apply(Uplo::Lower, ct, Diag::NonUnit), apply(Uplo::Lower, Op::NoTrans, Diag::NonUnit);
+        if (factors == Factors::CholeskyUpper) apply(Uplo::Upper, Op::NoTrans, Diag::NonUnit), apply(Uplo::Upper, ct, Diag::NonUnit);
         if (factors == Factors::Lu) apply(Uplo::Upper, Op::NoTrans, Diag::NonUnit), apply(Uplo::Lower, Op::NoTrans, Diag::Unit);
     }
-    const double eps = std::numeric_limits<T>::epsilon();
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
     const double denominator = double(norm('1', A)) * double(norm('1', x)) * std::max<int64_t>(1, n) * eps;
     const double error = double(norm('1', minus(ax, fx)));
     return denominator > 0 ? error / denominator : error;
@@ -239,7 +256,7 @@ double gemm_residual_by_vector(const Array<T>& A, const Array<T>& B, const Array
                                T beta, Random rng) {
     const int m = int(C.m), n = int(C.n), k = int(A.n);
     Array<T> x(n, 1), bx(k, 1), expected(m, 1), cx(m, 1);
-    for (int64_t i = 0; i < n; ++i) x(i, 0) = T(rng.uniform());
+    for (int64_t i = 0; i < n; ++i) x(i, 0) = random_scalar<T>(rng);
     if (m > 0 && n > 0) {
         if (k > 0)
             blas::gemm(Op::NoTrans, Op::NoTrans, k, 1, n, T(1), B.data(), B.ld(), x.data(), x.ld(), T(0), bx.data(), bx.ld());
@@ -250,9 +267,9 @@ double gemm_residual_by_vector(const Array<T>& A, const Array<T>& B, const Array
                        expected.data(), expected.ld());
         blas::gemm(Op::NoTrans, Op::NoTrans, m, 1, n, T(1), C.data(), C.ld(), x.data(), x.ld(), T(0), cx.data(), cx.ld());
     }
-    const double eps = std::numeric_limits<T>::epsilon();
-    const double scale = (std::abs(double(alpha)) * double(norm('I', A)) * double(norm('I', B)) +
-                          std::abs(double(beta)) * double(norm('I', C0))) *
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
+    const double scale = (double(std::abs(alpha)) * double(norm('I', A)) * double(norm('I', B)) +
+                          double(std::abs(beta)) * double(norm('I', C0))) *
                          double(norm('I', x)) * double(std::max(1, k)) * eps;
     const double error = double(norm('I', minus(cx, expected)));
     return scale > 0 ? error / scale : error;
@@ -261,8 +278,8 @@ double gemm_residual_by_vector(const Array<T>& A, const Array<T>& B, const Array
 // ||C - Cref||_max / ((|alpha| max(||A||, ||B||) + |beta| ||C0||) K eps), norms max-norms
 template <typename T>
 double gemm_residual(double error, T alpha, double a_norm, double b_norm, T beta, double c0_norm, int64_t k) {
-    const double eps = std::numeric_limits<T>::epsilon();
-    const double scale = (std::abs(double(alpha)) * std::max(a_norm, b_norm) + std::abs(double(beta)) * c0_norm) *
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
+    const double scale = (double(std::abs(alpha)) * std::max(a_norm, b_norm) + double(std::abs(beta)) * c0_norm) *
                          double(std::max<int64_t>(1, k)) * eps;
     return scale > 0 ? error / scale : error;
 }

@@ -5,6 +5,7 @@
 #include <grain/grain.hpp>
 
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <limits>
 #include <vector>
@@ -22,7 +23,8 @@ using grain::testing::Kind;
 using grain::testing::random_array;
 using grain::testing::tiles_of;
 
-using Precisions = ::testing::Types<float, double>;
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+using grain::detail::real_t;
 
 // The suite's Runtime (tests/main.cpp).
 grain::Runtime& test_runtime();
@@ -75,12 +77,14 @@ inline int visible_gpus() {
 // 4e3 and 3e5 in float (a float matrix of condition 1e8 is singular to working precision).
 template <typename T>
 std::vector<double> hard_conditions() {
-    const double eps = std::numeric_limits<T>::epsilon();
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
     return {std::pow(eps, -0.5), std::pow(eps, -0.75)};
 }
 
 // Q diag(d) Q^T with d log-spaced from 1 down to 1 / cond (its 2-norm condition number),
-// Q a product of three random Householder reflectors, applied on both sides.
+// Q a product of three random Householder reflectors, applied on both sides. In complex
+// precisions, then D (Q diag(d) Q^T) D^H with D a random unitary diagonal: Hermitian, the
+// same condition, and imaginary parts everywhere off the diagonal.
 template <typename T>
 Array<T> spd_with_condition(int64_t n, double cond, testing::Random& random) {
     std::vector<double> a(size_t(n * n), 0.0);
@@ -104,9 +108,16 @@ Array<T> spd_with_condition(int64_t n, double cond, testing::Random& random) {
                 a[size_t(i + j * n)] += -2 / vv * (v[size_t(i)] * w[size_t(j)] + w[size_t(i)] * v[size_t(j)]) +
                                         4 * vw / (vv * vv) * v[size_t(i)] * v[size_t(j)];
     }
+    std::vector<T> phase(size_t(n), T(1));
+    if constexpr (detail::scalar_traits<T>::is_complex)
+        for (T& p : phase) p = std::polar(real_t<T>(1), real_t<T>(6.283185307179586 * random.uniform()));
     Array<T> A(n, n);
-    for (int64_t j = 0; j < n; ++j)  // symmetric to the last bit
-        for (int64_t i = j; i < n; ++i) A(i, j) = A(j, i) = T(a[size_t(i + j * n)]);
+    for (int64_t j = 0; j < n; ++j)  // Hermitian to the last bit
+        for (int64_t i = j; i < n; ++i) {
+            A(i, j) = phase[size_t(i)] * T(real_t<T>(a[size_t(i + j * n)])) * detail::conj(phase[size_t(j)]);
+            A(j, i) = detail::conj(A(i, j));
+        }
+    for (int64_t i = 0; i < n; ++i) A(i, i) = T(real_t<T>(a[size_t(i + i * n)]));
     return A;
 }
 
@@ -116,19 +127,20 @@ Array<T> spd_with_condition(int64_t n, double cond, testing::Random& random) {
 // 10^decades, and the diagonal is nothing like a multiple of I.
 template <typename T>
 Array<T> scaled_dominant(int64_t n, double decades, testing::Random& random) {
+    using Wide = std::conditional_t<detail::scalar_traits<T>::is_complex, std::complex<double>, double>;
     Array<T> A = testing::random_array<T>(n, n, Kind::General, random);
     std::vector<double> rows(size_t(n), 0.0), cols(size_t(n), 0.0), d1(static_cast<size_t>(n)), d2(static_cast<size_t>(n));
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < n; ++i)
-            if (i != j) rows[size_t(i)] += std::abs(double(A(i, j))), cols[size_t(j)] += std::abs(double(A(i, j)));
+            if (i != j) rows[size_t(i)] += double(std::abs(A(i, j))), cols[size_t(j)] += double(std::abs(A(i, j)));
     for (int64_t i = 0; i < n; ++i) {
-        const double sign = A(i, i) < 0 ? -1 : 1;
-        A(i, i) = T(sign * (std::max(rows[size_t(i)], cols[size_t(i)]) * (1.1 + random.uniform() + 0.5)));
+        const T sign = A(i, i) == T(0) ? T(1) : A(i, i) / std::abs(A(i, i));  // the phase, in complex precisions
+        A(i, i) = sign * T(real_t<T>(std::max(rows[size_t(i)], cols[size_t(i)]) * (1.1 + random.uniform() + 0.5)));
         d1[size_t(i)] = std::pow(10.0, decades / 2 * random.uniform());  // each side spreads half
         d2[size_t(i)] = std::pow(10.0, decades / 2 * random.uniform());
     }
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < n; ++i) A(i, j) = T(d1[size_t(i)] * double(A(i, j)) * d2[size_t(j)]);
+        for (int64_t i = 0; i < n; ++i) A(i, j) = T(d1[size_t(i)] * Wide(A(i, j)) * d2[size_t(j)]);
     return A;
 }
 
@@ -147,7 +159,7 @@ Array<T> permuted(const Array<T>& A, const std::vector<int>& ipiv) {
 template <typename T>
 bool near_tie(const Array<T>& factored, int64_t i) {
     for (int64_t r = i + 1; r < factored.m; ++r)
-        if (std::abs(double(factored(r, i))) > 1 - 1e-8) return true;
+        if (double(std::abs(factored(r, i))) > 1 - 1e-8) return true;
     return false;
 }
 

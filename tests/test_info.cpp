@@ -1,6 +1,6 @@
 // Numerical failures: info is the global column of the first failure, as LAPACKE
 // reports it, wherever the failing tile is; and nothing is left behind.
-#include <lapacke.h>
+#include "src/kernels/blas.hpp"  // LAPACKE, with grain's complex types
 #include <starpu.h>
 
 #include <cmath>
@@ -83,17 +83,27 @@ TYPED_TEST(Info, GetrfNopivZeroPivotMatchesLapacke) {
 }
 
 // LAPACKE's high-level calls, which check their inputs for NaN (LAPACKE_NANCHECK).
-int lapacke_potrf(Uplo uplo, Array<float>& A) {
-    return LAPACKE_spotrf(LAPACK_COL_MAJOR, char(uplo), int(A.m), A.data(), int(A.ld()));
-}
-int lapacke_potrf(Uplo uplo, Array<double>& A) {
-    return LAPACKE_dpotrf(LAPACK_COL_MAJOR, char(uplo), int(A.m), A.data(), int(A.ld()));
-}
-int lapacke_getrf(Array<float>& A, lapack_int* ipiv) {
-    return LAPACKE_sgetrf(LAPACK_COL_MAJOR, int(A.m), int(A.n), A.data(), int(A.ld()), ipiv);
-}
-int lapacke_getrf(Array<double>& A, lapack_int* ipiv) {
-    return LAPACKE_dgetrf(LAPACK_COL_MAJOR, int(A.m), int(A.n), A.data(), int(A.ld()), ipiv);
+#define GRAIN_LAPACKE_CHECKED(T, p)                                                              \
+    int lapacke_potrf(Uplo uplo, Array<T>& A) {                                                  \
+        return LAPACKE_##p##potrf(LAPACK_COL_MAJOR, char(uplo), int(A.m), A.data(), int(A.ld())); \
+    }                                                                                            \
+    int lapacke_getrf(Array<T>& A, lapack_int* ipiv) {                                           \
+        return LAPACKE_##p##getrf(LAPACK_COL_MAJOR, int(A.m), int(A.n), A.data(), int(A.ld()), ipiv); \
+    }
+GRAIN_LAPACKE_CHECKED(float, s)
+GRAIN_LAPACKE_CHECKED(double, d)
+GRAIN_LAPACKE_CHECKED(std::complex<float>, c)
+GRAIN_LAPACKE_CHECKED(std::complex<double>, z)
+#undef GRAIN_LAPACKE_CHECKED
+
+// A NaN; in complex precisions in the imaginary part only, which the check must read too.
+template <typename T>
+T a_nan() {
+    const real_t<T> nan = std::numeric_limits<real_t<T>>::quiet_NaN();
+    if constexpr (detail::scalar_traits<T>::is_complex)
+        return T(0.5, nan);
+    else
+        return nan;
 }
 
 // Bit for bit, NaN included.
@@ -106,7 +116,7 @@ bool same_bits(const Array<T>& x, const Array<T>& y) {
 // LAPACK-layout forms have none), in the synchronous forms, before anything is written.
 TYPED_TEST(Info, NanInAnInputIsRefusedUntouched) {
     using T = TypeParam;
-    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const T nan = a_nan<T>();
     const int64_t n = 45;  // not a multiple of the tile size
     for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
         for (auto [i, j] : {std::pair<int64_t, int64_t>{0, 0}, {40, 3}, {44, 44}, {17, 16}}) {
@@ -185,10 +195,10 @@ TYPED_TEST(Info, OnlyNanIsCheckedAndTheCheckCanBeOff) {
     using T = TypeParam;
     const int64_t n = 37;
     Array<T> A = random_array<T>(n, n, Kind::DiagonallyDominant, rng());
-    A(5, 9) = std::numeric_limits<T>::infinity();
+    A(5, 9) = T(std::numeric_limits<real_t<T>>::infinity());
     Matrix<T> tA = tiles_of(A, scales());
     EXPECT_GE(getrf_nopiv(tA), 0);
-    A(5, 9) = std::numeric_limits<T>::quiet_NaN();
+    A(5, 9) = a_nan<T>();
     Runtime& runtime = test_runtime();
     runtime.set_nancheck(false);
     Matrix<T> unchecked = tiles_of(A, scales());

@@ -120,7 +120,7 @@ TYPED_TEST(Lu, SolvesMatchLapackesBackwardError) {
             Array<T> lapacke = A, lapacke_x = B;
             std::vector<lapack_int> lp(static_cast<size_t>(n));
             ASSERT_EQ(blas::getrf(int(n), int(n), lapacke.data(), lapacke.ld(), lp.data()), 0);
-            ASSERT_EQ(blas::getrs(int(n), 3, lapacke.data(), lapacke.ld(), lp.data(), lapacke_x.data(), lapacke_x.ld()), 0);
+            ASSERT_EQ(blas::getrs(Op::NoTrans, int(n), 3, lapacke.data(), lapacke.ld(), lp.data(), lapacke_x.data(), lapacke_x.ld()), 0);
             const double lapacke_error = solve_residual(Side::Left, Op::NoTrans, A, lapacke_x, T(1), B);
             for (Op trans : {Op::NoTrans, Op::Trans}) {
                 SCOPED_TRACE(::testing::Message() << "n=" << n << " trans=" << char(trans));

@@ -130,7 +130,7 @@ TEST(Recursion, SplitChildrenAreCountedFromTheAlgorithms) {
         {Kernel::GetrfNopiv, 32, 16, Kernel::Gemm, 1},
     };
     for (const Expected& e : table)
-        EXPECT_EQ(detail::split_children(e.parent, e.nb, e.child_nb)[size_t(e.kind)], e.count)
+        EXPECT_EQ(detail::split_children(e.parent, e.nb, e.child_nb, 'd')[size_t(e.kind)], e.count)
             << detail::kernel_name(e.parent) << " " << e.nb << "/" << e.child_nb << " -> " << detail::kernel_name(e.kind);
     EXPECT_EQ(detail::registered_tile_handles(), 0);  // counting registers nothing
 }

@@ -1,4 +1,4 @@
-// Every routine, both precisions, square and rectangular shapes, sizes that are and
+// Every routine, in the four precisions, square and rectangular shapes, sizes that are and
 // are not multiples of the tile size (including n < nb and n = 1), checked by residual.
 #include <tuple>
 
@@ -17,7 +17,8 @@ template <typename T>
 class Routines : public ::testing::Test {};
 TYPED_TEST_SUITE(Routines, Precisions);
 
-const Op ops[] = {Op::NoTrans, Op::Trans};
+// ConjTrans is Trans in real precisions: there the real routines run it once more.
+const Op ops[] = {Op::NoTrans, Op::Trans, Op::ConjTrans};
 const Uplo uplos[] = {Uplo::Lower, Uplo::Upper};
 const int64_t sizes[] = {1, 7, 16, 35, 48, 67};
 
@@ -97,22 +98,32 @@ TYPED_TEST(Routines, Trsm) {
                     }
 }
 
-TYPED_TEST(Routines, Syrk) {
-    using T = TypeParam;
+// syrk (C = alpha op(A) op(A)^T + beta C) and herk (op(A)^H, alpha and beta real: the
+// same alpha and beta in both, so that one reference formula serves).
+template <typename T>
+void rank_k_test(bool hermitian) {
     const std::pair<int64_t, int64_t> shapes[] = {{1, 1}, {7, 3}, {35, 50}, {48, 17}, {33, 0}};
+    // In complex precisions syrk takes NoTrans or Trans, herk NoTrans or ConjTrans.
+    const Op transposes = hermitian ? Op::ConjTrans : Op::Trans;
     for (auto [n, k] : shapes)
         for (Uplo uplo : uplos)
-            for (Op trans : ops) {
-                SCOPED_TRACE(::testing::Message() << "n=" << n << " k=" << k << " uplo=" << char(uplo)
-                                                  << " trans=" << char(trans));
-                const T alpha = T(0.5), beta = T(2);
+            for (Op trans : {Op::NoTrans, transposes}) {
+                SCOPED_TRACE(::testing::Message() << (hermitian ? "herk" : "syrk") << " n=" << n << " k=" << k
+                                                  << " uplo=" << char(uplo) << " trans=" << char(trans));
+                const real_t<T> alpha = real_t<T>(0.5), beta = real_t<T>(2);
                 const Array<T> A = random_array<T>(trans == Op::NoTrans ? n : k, trans == Op::NoTrans ? k : n,
                                                    Kind::General, rng());
-                const Array<T> C0 = random_array<T>(n, n, Kind::General, rng());
+                // herk reads the diagonal of C as real (its imaginary part zero), as BLAS's.
+                const Array<T> C0 = random_array<T>(n, n, hermitian ? Kind::Spd : Kind::General, rng());
                 Matrix<T> tA = tiles_of(A, scales()), tC = tiles_of(C0, scales());
-                ASSERT_EQ(syrk(uplo, trans, alpha, tA, beta, tC), 0);
                 Array<T> ref = C0;
-                blas::syrk(uplo, trans, int(n), int(k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
+                if (hermitian) {
+                    ASSERT_EQ(herk(uplo, trans, alpha, tA, beta, tC), 0);
+                    blas::herk(uplo, trans, int(n), int(k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
+                } else {
+                    ASSERT_EQ(syrk(uplo, trans, T(alpha), tA, T(beta), tC), 0);
+                    blas::syrk(uplo, trans, int(n), int(k), T(alpha), A.data(), A.ld(), T(beta), ref.data(), ref.ld());
+                }
                 const Array<T> C = to_array(tC);
                 double error = 0;
                 for (int64_t j = 0; j < n; ++j)
@@ -123,9 +134,12 @@ TYPED_TEST(Routines, Syrk) {
                         }
                         error = std::max(error, double(std::abs(C(i, j) - ref(i, j))));
                     }
-                EXPECT_LT(gemm_residual(error, alpha, norm('M', A), norm('M', A), beta, norm('M', C0), k), 10);
+                EXPECT_LT(gemm_residual(error, T(alpha), norm('M', A), norm('M', A), T(beta), norm('M', C0), k), 10);
             }
 }
+
+TYPED_TEST(Routines, Syrk) { rank_k_test<TypeParam>(false); }
+TYPED_TEST(Routines, Herk) { rank_k_test<TypeParam>(true); }
 
 TYPED_TEST(Routines, Potrf) {
     using T = TypeParam;
@@ -254,7 +268,7 @@ TYPED_TEST(Routines, IllConditionedLuNopiv) {
             Array<T> lapacke = A, lapacke_x = B;
             std::vector<lapack_int> ipiv(static_cast<size_t>(n));
             ASSERT_EQ(blas::getrf(int(n), int(n), lapacke.data(), lapacke.ld(), ipiv.data()), 0);
-            ASSERT_EQ(blas::getrs(int(n), 2, lapacke.data(), lapacke.ld(), ipiv.data(), lapacke_x.data(), lapacke_x.ld()), 0);
+            ASSERT_EQ(blas::getrs(Op::NoTrans, int(n), 2, lapacke.data(), lapacke.ld(), ipiv.data(), lapacke_x.data(), lapacke_x.ld()), 0);
             const double lapacke_solve = solve_residual(Side::Left, Op::NoTrans, A, lapacke_x, T(1), B);
             ASSERT_LT(lapacke_solve, 60);
             Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
@@ -315,9 +329,9 @@ TYPED_TEST(Routines, LapackLayout) {
     const Array<T> C0 = random_array<T>(n, nrhs, Kind::General, rng());
     Array<T> c = padded(C0);
     const Array<T> g = padded(G), bb = padded(B);
-    ASSERT_EQ(gemm(Op::Trans, Op::NoTrans, n, nrhs, n, T(2), g.data(), lda, bb.data(), lda, T(1), c.data(), lda), 0);
+    ASSERT_EQ(gemm(Op::ConjTrans, Op::NoTrans, n, nrhs, n, T(2), g.data(), lda, bb.data(), lda, T(1), c.data(), lda), 0);
     Array<T> ref = C0;
-    blas::gemm(Op::Trans, Op::NoTrans, int(n), int(nrhs), int(n), T(2), G.data(), G.ld(), B.data(), B.ld(), T(1),
+    blas::gemm(Op::ConjTrans, Op::NoTrans, int(n), int(nrhs), int(n), T(2), G.data(), G.ld(), B.data(), B.ld(), T(1),
                ref.data(), ref.ld());
     EXPECT_LT(gemm_residual(norm('M', minus(unpadded(c), ref)), T(2), norm('M', G), norm('M', B), T(1), norm('M', C0), n),
               10);
@@ -334,7 +348,8 @@ TYPED_TEST(Routines, LapackLayout) {
     blas::syrk(Uplo::Upper, Op::Trans, int(n), int(n), T(-1), G.data(), G.ld(), T(1), ref.data(), ref.ld());
     const Array<T> got = unpadded(c);
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i <= j; ++i) EXPECT_NEAR(got(i, j), ref(i, j), 100 * n * std::numeric_limits<T>::epsilon());
+        for (int64_t i = 0; i <= j; ++i)
+            EXPECT_LE(std::abs(got(i, j) - ref(i, j)), 100 * n * std::numeric_limits<real_t<T>>::epsilon());
     ::unsetenv("GRAIN_NB");
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// grain routines, for T = float or double.
+// grain routines, for T = float, double, std::complex<float> or std::complex<double>
+// (LAPACK's s, d, c, z). Op::ConjTrans means Op::Trans in real precisions, as in BLAS.
 //
 // Each routine has an asynchronous form (name_async: submits the tasks and returns a
 // Request) and a synchronous form returning info like LAPACK: 0 on success, i > 0 when
@@ -40,7 +41,15 @@ Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Mat
 template <typename T>
 int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C);
 
-/// Cholesky factorization A = L L^T (Lower) or U^T U (Upper), in place
+/// C = alpha op(A) op(A)^H + beta C, on the uplo triangle of C, alpha and beta real, as
+/// BLAS's herk (trans NoTrans or ConjTrans); in real precisions it is syrk
+template <typename T>
+Request herk_async(Uplo uplo, Op trans, real_type<T> alpha, const Matrix<T>& A, real_type<T> beta, Matrix<T>& C);
+template <typename T>
+int herk(Uplo uplo, Op trans, real_type<T> alpha, const Matrix<T>& A, real_type<T> beta, Matrix<T>& C);
+
+/// Cholesky factorization A = L L^H (Lower) or U^H U (Upper), in place (L L^T and U^T U
+/// in real precisions)
 template <typename T>
 Request potrf_async(Uplo uplo, Matrix<T>& A);
 template <typename T>
@@ -111,6 +120,9 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
 template <typename T>
 int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c,
          int64_t ldc);
+template <typename T>
+int herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_type<T> alpha, const T* a, int64_t lda, real_type<T> beta,
+         T* c, int64_t ldc);
 template <typename T>
 int potrf(Uplo uplo, int64_t n, T* a, int64_t lda);
 template <typename T>

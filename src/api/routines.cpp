@@ -182,9 +182,23 @@ Uplo checked(const char* routine, const char* name, Uplo v) {
                    "must be Uplo::Lower ('L') or Uplo::Upper ('U')");
 }
 
-Op checked(const char* routine, const char* name, Op v) {
-    return checked(routine, name, v, {{'N', Op::NoTrans}, {'T', Op::Trans}, {'C', Op::Trans}},
-                   "must be Op::NoTrans ('N') or Op::Trans ('T'; 'C' means it in real precision)");
+// An op of precision T: 'C' is ConjTrans in complex precisions, Trans in real ones. In
+// complex precisions syrk takes no ConjTrans and herk no Trans, as BLAS's.
+enum class Ops { All, Symmetric, Hermitian };
+
+template <typename T>
+Op checked(const char* routine, const char* name, Op v, Ops ops = Ops::All) {
+    if (!detail::scalar_traits<T>::is_complex)
+        return checked(routine, name, v, {{'N', Op::NoTrans}, {'T', Op::Trans}, {'C', Op::Trans}},
+                       "must be Op::NoTrans ('N') or Op::Trans ('T'; 'C' means it in real precision)");
+    if (ops == Ops::Symmetric)
+        return checked(routine, name, v, {{'N', Op::NoTrans}, {'T', Op::Trans}},
+                       "must be Op::NoTrans ('N') or Op::Trans ('T') in complex precision");
+    if (ops == Ops::Hermitian)
+        return checked(routine, name, v, {{'N', Op::NoTrans}, {'C', Op::ConjTrans}},
+                       "must be Op::NoTrans ('N') or Op::ConjTrans ('C') in complex precision");
+    return checked(routine, name, v, {{'N', Op::NoTrans}, {'T', Op::Trans}, {'C', Op::ConjTrans}},
+                   "must be Op::NoTrans ('N'), Op::Trans ('T') or Op::ConjTrans ('C')");
 }
 
 Side checked(const char* routine, const char* name, Side v) {
@@ -255,8 +269,8 @@ int default_tile_size() {
 
 template <typename T>
 Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
-    transa = checked("grain::gemm", "transa", transa);
-    transb = checked("grain::gemm", "transb", transb);
+    transa = checked<T>("grain::gemm", "transa", transa);
+    transb = checked<T>("grain::gemm", "transb", transb);
     check_gemm("grain::gemm", transa, transb, A, B, C);
     return submit(C, [&](const Context& ctx) { algorithms::gemm(ctx, transa, transb, alpha, A, B, beta, C); });
 }
@@ -270,7 +284,7 @@ template <typename T>
 Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
     side = checked("grain::trsm", "side", side);
     uplo = checked("grain::trsm", "uplo", uplo);
-    trans = checked("grain::trsm", "trans", trans);
+    trans = checked<T>("grain::trsm", "trans", trans);
     diag = checked("grain::trsm", "diag", diag);
     check_trsm("grain::trsm", side, A, B);
     return submit(B, [&](const Context& ctx) { algorithms::trsm(ctx, side, uplo, trans, diag, alpha, A, B); });
@@ -281,22 +295,44 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
     return wait_for_result(trsm_async(side, uplo, trans, diag, alpha, A, B), B);
 }
 
+namespace {
+
+// syrk and herk (hermitian): C = alpha op(A) op(A)^T or ^H + beta C.
 template <typename T>
-Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
-    const char* routine = "grain::syrk";
+Request rank_k_request(const char* routine, bool hermitian, Uplo uplo, Op trans, T alpha, const Matrix<T>& A,
+                       T beta, Matrix<T>& C) {
     uplo = checked(routine, "uplo", uplo);
-    trans = checked(routine, "trans", trans);
+    trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_runtime(routine);
     require_same_tiles(routine, A, "C", C);
     require_square(routine, "C", C);
     require_rows(routine, "rows of op(A)", trans == Op::NoTrans ? A.m() : A.n(), C.m(), "the order of C");
     require_disjoint(routine, C, "C", A, "A");
-    return submit(C, [&](const Context& ctx) { algorithms::syrk(ctx, uplo, trans, alpha, A, beta, C); });
+    return submit(C, [&](const Context& ctx) {
+        (hermitian ? algorithms::herk<T> : algorithms::syrk<T>)(ctx, uplo, trans, alpha, A, beta, C);
+    });
+}
+
+}  // namespace
+
+template <typename T>
+Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
+    return rank_k_request("grain::syrk", false, uplo, trans, alpha, A, beta, C);
 }
 
 template <typename T>
 int syrk(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
     return wait_for_result(syrk_async(uplo, trans, alpha, A, beta, C), C);
+}
+
+template <typename T>
+Request herk_async(Uplo uplo, Op trans, real_type<T> alpha, const Matrix<T>& A, real_type<T> beta, Matrix<T>& C) {
+    return rank_k_request("grain::herk", true, uplo, trans, T(alpha), A, T(beta), C);
+}
+
+template <typename T>
+int herk(Uplo uplo, Op trans, real_type<T> alpha, const Matrix<T>& A, real_type<T> beta, Matrix<T>& C) {
+    return wait_for_result(herk_async(uplo, trans, alpha, A, beta, C), C);
 }
 
 namespace {
@@ -353,7 +389,7 @@ Request getrf_request(Matrix<T>& A, Pivots& ipiv, NanCheck check) {
 
 template <typename T>
 Request getrs_request(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B, NanCheck check) {
-    trans = checked("grain::getrs", "trans", trans);
+    trans = checked<T>("grain::getrs", "trans", trans);
     check_solve("grain::getrs", A, B);
     const detail::PivotBlocks blocks = pivot_blocks("grain::getrs", A, ipiv, A.n());
     if (const int info = nan_info<T>(check, {{&A, detail::Elements::All, 4}, {&B, detail::Elements::All, 7}}))
@@ -495,8 +531,8 @@ template <typename T>
 int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
          int64_t ldb, T beta, T* c, int64_t ldc) {
     const char* routine = "grain::gemm";
-    transa = checked(routine, "transa", transa);
-    transb = checked(routine, "transb", transb);
+    transa = checked<T>(routine, "transa", transa);
+    transb = checked<T>(routine, "transb", transb);
     require_size(routine, "m", m), require_size(routine, "n", n), require_size(routine, "k", k);
     const bool na = transa == Op::NoTrans, nb = transb == Op::NoTrans;
     const Matrix<T> A = wrap(routine, "lda", na ? m : k, na ? k : m, a, lda);
@@ -511,7 +547,7 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
     const char* routine = "grain::trsm";
     side = checked(routine, "side", side);
     uplo = checked(routine, "uplo", uplo);
-    trans = checked(routine, "trans", trans);
+    trans = checked<T>(routine, "trans", trans);
     diag = checked(routine, "diag", diag);
     require_size(routine, "m", m), require_size(routine, "n", n);
     const int64_t order = side == Side::Left ? m : n;
@@ -520,16 +556,34 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
     return trsm(side, uplo, trans, diag, alpha, A, B);
 }
 
-template <typename T>
-int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c, int64_t ldc) {
-    const char* routine = "grain::syrk";
+namespace {
+
+// The LAPACK-layout syrk and herk: their arrays as matrices, then the tiled form.
+template <typename T, typename Tiled>
+int rank_k(const char* routine, bool hermitian, Uplo uplo, Op trans, int64_t n, int64_t k, const T* a, int64_t lda,
+           T* c, int64_t ldc, Tiled tiled) {
     uplo = checked(routine, "uplo", uplo);
-    trans = checked(routine, "trans", trans);
+    trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_size(routine, "n", n), require_size(routine, "k", k);
     const bool na = trans == Op::NoTrans;
     const Matrix<T> A = wrap(routine, "lda", na ? n : k, na ? k : n, a, lda);
     Matrix<T> C = wrap(routine, "ldc", n, n, c, ldc);
-    return syrk(uplo, trans, alpha, A, beta, C);
+    return tiled(uplo, trans, A, C);
+}
+
+}  // namespace
+
+template <typename T>
+int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c, int64_t ldc) {
+    return rank_k("grain::syrk", false, uplo, trans, n, k, a, lda, c, ldc,
+                  [&](Uplo u, Op t, const Matrix<T>& A, Matrix<T>& C) { return syrk(u, t, alpha, A, beta, C); });
+}
+
+template <typename T>
+int herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_type<T> alpha, const T* a, int64_t lda, real_type<T> beta,
+         T* c, int64_t ldc) {
+    return rank_k("grain::herk", true, uplo, trans, n, k, a, lda, c, ldc,
+                  [&](Uplo u, Op t, const Matrix<T>& A, Matrix<T>& C) { return herk(u, t, alpha, A, beta, C); });
 }
 
 template <typename T>
@@ -568,7 +622,7 @@ int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
 
 template <typename T>
 int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
-    trans = checked("grain::getrs", "trans", trans);
+    trans = checked<T>("grain::getrs", "trans", trans);
     require_size("grain::getrs", "n", n), require_size("grain::getrs", "nrhs", nrhs);
     const Matrix<T> A = wrap("grain::getrs", "lda", n, n, a, lda);
     Matrix<T> B = wrap("grain::getrs", "ldb", n, nrhs, b, ldb);
@@ -616,6 +670,9 @@ int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
     template int trsm<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                                \
     template Request syrk_async<T>(Uplo, Op, T, const Matrix<T>&, T, Matrix<T>&);                               \
     template int syrk<T>(Uplo, Op, T, const Matrix<T>&, T, Matrix<T>&);                                         \
+    template Request herk_async<T>(Uplo, Op, real_type<T>, const Matrix<T>&, real_type<T>, Matrix<T>&);         \
+    template int herk<T>(Uplo, Op, real_type<T>, const Matrix<T>&, real_type<T>, Matrix<T>&);                   \
+    template int herk<T>(Uplo, Op, int64_t, int64_t, real_type<T>, const T*, int64_t, real_type<T>, T*, int64_t); \
     template Request potrf_async<T>(Uplo, Matrix<T>&);                                                          \
     template int potrf<T>(Uplo, Matrix<T>&);                                                                    \
     template Request potrs_async<T>(Uplo, const Matrix<T>&, Matrix<T>&);                                        \

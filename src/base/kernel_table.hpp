@@ -17,14 +17,17 @@
 // Buffer shape: `tiles`, one tile per mode; or `column`, a pivot block (the first mode)
 // then a column of tiles that all take the last mode, as many as the task has: LU with
 // partial pivoting searches and swaps rows across a whole column of tiles.
-// The flops are the leading terms of LAPACK Working Note 41's counts (real precisions),
+// The flops are the leading terms of LAPACK Working Note 41's counts in real precisions
+// (complex ones weigh scalar_traits::flop_weight times more),
 // so that the flops of a call's tile tasks add up to the call's: gemm m x n output, inner
-// k; trsm m x n right-hand side, side Left; syrk n x n output, inner k; potrf order n;
+// k; trsm m x n right-hand side, side Left; syrk and herk (complex only: real precisions
+// submit syrk) n x n output, inner k; potrf order n;
 // getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp moves data only.
 #define GRAIN_KERNEL_TABLE(X)                                                      \
     X(Gemm, gemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, 2 * m * n * k)     \
     X(Trsm, trsm, (STARPU_R, STARPU_RW), async, tiles, m * m * n)                   \
     X(Syrk, syrk, (STARPU_R, STARPU_RW), async, tiles, n * n * k)                   \
+    X(Herk, herk, (STARPU_R, STARPU_RW), async, tiles, n * n * k)                   \
     X(Potrf, potrf, (STARPU_RW), sync, tiles, n * n * n / 3)                        \
     X(GetrfNopiv, getrf_nopiv, (STARPU_RW), sync, tiles, getrf_flops(m, n))         \
     X(Scale, scale, (STARPU_RW), async, tiles, m * n)                               \

@@ -1,6 +1,13 @@
 #pragma once
 // Precision overloads of the CBLAS/LAPACKE calls grain makes, so that kernels,
-// checks and the testing driver are written once as templates.
+// checks and the testing driver are written once as templates. One line of each
+// overload maps to the BLAS symbol; the four precisions share the rest.
+#include <complex>
+
+// LAPACKE's complex types are grain's (std::complex has the Fortran layout): include this
+// header before any other that includes lapacke.h.
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
 #include <cblas.h>
 #include <lapacke.h>
 
@@ -8,54 +15,93 @@
 #include <vector>
 
 #include "grain/types.hpp"
+#include "src/base/scalar_traits.hpp"
 
 namespace grain::blas {
 
-inline CBLAS_TRANSPOSE cblas(Op op) { return op == Op::NoTrans ? CblasNoTrans : CblasTrans; }
+using detail::real_t;
+
+// In real precisions CBLAS takes ConjTrans as Trans; grain passes Trans there all the same.
+template <typename T>
+CBLAS_TRANSPOSE cblas(Op op) {
+    if (op == Op::NoTrans) return CblasNoTrans;
+    return op == Op::ConjTrans && detail::scalar_traits<T>::is_complex ? CblasConjTrans : CblasTrans;
+}
 inline CBLAS_UPLO cblas(Uplo uplo) { return uplo == Uplo::Lower ? CblasLower : CblasUpper; }
 inline CBLAS_SIDE cblas(Side side) { return side == Side::Left ? CblasLeft : CblasRight; }
 inline CBLAS_DIAG cblas(Diag diag) { return diag == Diag::Unit ? CblasUnit : CblasNonUnit; }
 
+// A scalar as CBLAS takes it: by value in real precisions, by address in complex ones.
+template <typename T>
+auto scalar(const T& x) {
+    if constexpr (detail::scalar_traits<T>::is_complex)
+        return &x;
+    else
+        return x;
+}
+
+// LAPACK's trans letter ('C' in complex precisions only).
+template <typename T>
+char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T>::is_complex ? Op::Trans : op); }
+
 #define GRAIN_BLAS_OVERLOADS(T, p)                                                                    \
     inline void gemm(Op ta, Op tb, int m, int n, int k, T alpha, const T* a, int lda, const T* b,     \
                      int ldb, T beta, T* c, int ldc) {                                                \
-        cblas_##p##gemm(CblasColMajor, cblas(ta), cblas(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, \
-                        ldc);                                                                         \
+        cblas_##p##gemm(CblasColMajor, cblas<T>(ta), cblas<T>(tb), m, n, k, scalar(alpha), a, lda, b, \
+                        ldb, scalar(beta), c, ldc);                                                   \
     }                                                                                                 \
     inline void trsm(Side s, Uplo u, Op t, Diag d, int m, int n, T alpha, const T* a, int lda, T* b,  \
                      int ldb) {                                                                       \
-        cblas_##p##trsm(CblasColMajor, cblas(s), cblas(u), cblas(t), cblas(d), m, n, alpha, a, lda, b, \
-                        ldb);                                                                         \
+        cblas_##p##trsm(CblasColMajor, cblas(s), cblas(u), cblas<T>(t), cblas(d), m, n, scalar(alpha), \
+                        a, lda, b, ldb);                                                              \
     }                                                                                                 \
     inline void syrk(Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, T beta, T* c,          \
                      int ldc) {                                                                       \
-        cblas_##p##syrk(CblasColMajor, cblas(u), cblas(t), n, k, alpha, a, lda, beta, c, ldc);        \
+        cblas_##p##syrk(CblasColMajor, cblas(u), cblas<T>(t), n, k, scalar(alpha), a, lda,            \
+                        scalar(beta), c, ldc);                                                        \
     }                                                                                                 \
     inline void trmm(Side s, Uplo u, Op t, Diag d, int m, int n, T alpha, const T* a, int lda, T* b,  \
                      int ldb) {                                                                       \
-        cblas_##p##trmm(CblasColMajor, cblas(s), cblas(u), cblas(t), cblas(d), m, n, alpha, a, lda, b, \
-                        ldb);                                                                         \
+        cblas_##p##trmm(CblasColMajor, cblas(s), cblas(u), cblas<T>(t), cblas(d), m, n, scalar(alpha), \
+                        a, lda, b, ldb);                                                              \
     }                                                                                                 \
-    inline void scal(int n, T alpha, T* x, int incx) { cblas_##p##scal(n, alpha, x, incx); }         \
+    inline void scal(int n, T alpha, T* x, int incx) { cblas_##p##scal(n, scalar(alpha), x, incx); } \
     inline int potrf(Uplo u, int n, T* a, int lda) {                                                  \
         return LAPACKE_##p##potrf_work(LAPACK_COL_MAJOR, char(u), n, a, lda);                         \
     }                                                                                                 \
     inline int getrf(int m, int n, T* a, int lda, lapack_int* ipiv) {                                 \
         return LAPACKE_##p##getrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);                         \
     }                                                                                                 \
-    inline int getrs(int n, int nrhs, const T* a, int lda, const lapack_int* ipiv, T* b, int ldb) {   \
-        return LAPACKE_##p##getrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);         \
+    inline int getrs(Op t, int n, int nrhs, const T* a, int lda, const lapack_int* ipiv, T* b,        \
+                     int ldb) {                                                                       \
+        return LAPACKE_##p##getrs_work(LAPACK_COL_MAJOR, letter<T>(t), n, nrhs, a, lda, ipiv, b, ldb); \
     }                                                                                                 \
     inline int potrs(Uplo u, int n, int nrhs, const T* a, int lda, T* b, int ldb) {                   \
         return LAPACKE_##p##potrs_work(LAPACK_COL_MAJOR, char(u), n, nrhs, a, lda, b, ldb);           \
     }                                                                                                 \
-    inline T lange(char norm, int m, int n, const T* a, int lda) {                                    \
-        std::vector<T> work(norm == 'I' || norm == 'i' ? size_t(m) : 1);                              \
+    inline real_t<T> lange(char norm, int m, int n, const T* a, int lda) {                            \
+        std::vector<real_t<T>> work(norm == 'I' || norm == 'i' ? size_t(m) : 1);                      \
         return LAPACKE_##p##lange_work(LAPACK_COL_MAJOR, norm, m, n, a, lda, work.data());            \
     }
 
 GRAIN_BLAS_OVERLOADS(float, s)
 GRAIN_BLAS_OVERLOADS(double, d)
+GRAIN_BLAS_OVERLOADS(std::complex<float>, c)
+GRAIN_BLAS_OVERLOADS(std::complex<double>, z)
 #undef GRAIN_BLAS_OVERLOADS
+
+// C = alpha op(A) op(A)^H + beta C, alpha and beta real; in real precisions it is syrk.
+inline void herk(Uplo u, Op t, int n, int k, float alpha, const std::complex<float>* a, int lda, float beta,
+                 std::complex<float>* c, int ldc) {
+    cblas_cherk(CblasColMajor, cblas(u), cblas<std::complex<float>>(t), n, k, alpha, a, lda, beta, c, ldc);
+}
+inline void herk(Uplo u, Op t, int n, int k, double alpha, const std::complex<double>* a, int lda, double beta,
+                 std::complex<double>* c, int ldc) {
+    cblas_zherk(CblasColMajor, cblas(u), cblas<std::complex<double>>(t), n, k, alpha, a, lda, beta, c, ldc);
+}
+template <typename T, typename = std::enable_if_t<!detail::scalar_traits<T>::is_complex>>
+void herk(Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, T beta, T* c, int ldc) {
+    syrk(u, t, n, k, alpha, a, lda, beta, c, ldc);
+}
 
 }  // namespace grain::blas

@@ -63,6 +63,16 @@ void syrk(void* buffers[], void* cl_arg) {
                data<T>(buffers[1]), c.ld);
 }
 
+// alpha and beta are real (herk's): their imaginary parts are zero.
+template <typename T>
+void herk(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), c = dims(buffers[1]);
+    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
+    blas::herk(p.uplo, p.transa, c.rows, k, std::real(p.alpha), data<T>(buffers[0]), a.ld, std::real(p.beta),
+               data<T>(buffers[1]), c.ld);
+}
+
 template <typename T>
 void potrf(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);

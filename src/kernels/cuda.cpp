@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -28,50 +29,84 @@ void check(cublasStatus_t s, const char* what) { if (s != CUBLAS_STATUS_SUCCESS)
 void check(cusolverStatus_t s, const char* what) { if (s != CUSOLVER_STATUS_SUCCESS) fail(what, int(s)); }
 void check(cudaError_t s, const char* what) { if (s != cudaSuccess) fail(what, int(s)); }
 
-cublasOperation_t cublas(Op op) { return op == Op::NoTrans ? CUBLAS_OP_N : CUBLAS_OP_T; }
+// In real precisions cuBLAS takes CUBLAS_OP_C as CUBLAS_OP_T; grain passes T there all the same.
+template <typename T>
+cublasOperation_t cublas(Op op) {
+    if (op == Op::NoTrans) return CUBLAS_OP_N;
+    return op == Op::ConjTrans && scalar_traits<T>::is_complex ? CUBLAS_OP_C : CUBLAS_OP_T;
+}
 cublasFillMode_t cublas(Uplo uplo) { return uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
 cublasSideMode_t cublas(Side side) { return side == Side::Left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
 cublasDiagType_t cublas(Diag diag) { return diag == Diag::Unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT; }
 
-// Precision overloads of the library calls, so the kernels are written once.
-#define GRAIN_CUDA_OVERLOADS(T, p, P)                                                                     \
+// grain's scalars as the CUDA libraries type them (std::complex has cuComplex's layout).
+template <typename D, typename T>
+D* dev(T* x) { return reinterpret_cast<D*>(x); }
+template <typename D, typename T>
+const D* dev(const T* x) { return reinterpret_cast<const D*>(x); }
+
+// Precision overloads of the library calls, so the kernels are written once; D is the
+// libraries' type for T.
+#define GRAIN_CUDA_OVERLOADS(T, D, P)                                                                     \
     inline cublasStatus_t gemm(cublasHandle_t h, Op ta, Op tb, int m, int n, int k, T alpha, const T* a,  \
                                int lda, const T* b, int ldb, T beta, T* c, int ldc) {                     \
-        return cublas##P##gemm(h, cublas(ta), cublas(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc); \
+        return cublas##P##gemm(h, cublas<T>(ta), cublas<T>(tb), m, n, k, dev<D>(&alpha), dev<D>(a), lda,  \
+                               dev<D>(b), ldb, dev<D>(&beta), dev<D>(c), ldc);                            \
     }                                                                                                     \
     inline cublasStatus_t trsm(cublasHandle_t h, Side s, Uplo u, Op t, Diag d, int m, int n, T alpha,     \
                                const T* a, int lda, T* b, int ldb) {                                      \
-        return cublas##P##trsm(h, cublas(s), cublas(u), cublas(t), cublas(d), m, n, &alpha, a, lda, b, ldb); \
+        return cublas##P##trsm(h, cublas(s), cublas(u), cublas<T>(t), cublas(d), m, n, dev<D>(&alpha),    \
+                               dev<D>(a), lda, dev<D>(b), ldb);                                           \
     }                                                                                                     \
     inline cublasStatus_t syrk(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, \
                                T beta, T* c, int ldc) {                                                   \
-        return cublas##P##syrk(h, cublas(u), cublas(t), n, k, &alpha, a, lda, &beta, c, ldc);             \
+        return cublas##P##syrk(h, cublas(u), cublas<T>(t), n, k, dev<D>(&alpha), dev<D>(a), lda,          \
+                               dev<D>(&beta), dev<D>(c), ldc);                                            \
     }                                                                                                     \
     inline cublasStatus_t scal(cublasHandle_t h, int n, T alpha, T* x) {                                  \
-        return cublas##P##scal(h, n, &alpha, x, 1);                                                        \
+        return cublas##P##scal(h, n, dev<D>(&alpha), dev<D>(x), 1);                                       \
     }                                                                                                     \
     inline cusolverStatus_t potrf_work(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, int* lwork) {  \
-        return cusolverDn##P##potrf_bufferSize(h, cublas(u), n, a, lda, lwork);                           \
+        return cusolverDn##P##potrf_bufferSize(h, cublas(u), n, dev<D>(a), lda, lwork);                   \
     }                                                                                                     \
     inline cusolverStatus_t potrf(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, T* work, int lwork, \
                                   int* info) {                                                            \
-        return cusolverDn##P##potrf(h, cublas(u), n, a, lda, work, lwork, info);                          \
+        return cusolverDn##P##potrf(h, cublas(u), n, dev<D>(a), lda, dev<D>(work), lwork, info);          \
     }                                                                                                     \
     inline cusolverStatus_t getrf_work(cusolverDnHandle_t h, int m, int n, T* a, int lda, int* lwork) {   \
-        return cusolverDn##P##getrf_bufferSize(h, m, n, a, lda, lwork);                                   \
+        return cusolverDn##P##getrf_bufferSize(h, m, n, dev<D>(a), lda, lwork);                           \
     }                                                                                                     \
     /* A null pivot array makes cuSOLVER factor without pivoting. */                                     \
     inline cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, T* a, int lda, T* work, int* ipiv,  \
                                   int* info) {                                                            \
-        return cusolverDn##P##getrf(h, m, n, a, lda, work, ipiv, info);                                   \
+        return cusolverDn##P##getrf(h, m, n, dev<D>(a), lda, dev<D>(work), ipiv, info);                   \
     }                                                                                                     \
     inline cusolverStatus_t laswp(cusolverDnHandle_t h, int n, T* a, int lda, int k2, const int* ipiv,    \
                                   int incx) {                                                             \
-        return cusolverDn##P##laswp(h, n, a, lda, 1, k2, ipiv, incx);                                     \
+        return cusolverDn##P##laswp(h, n, dev<D>(a), lda, 1, k2, ipiv, incx);                             \
     }
-GRAIN_CUDA_OVERLOADS(float, s, S)
-GRAIN_CUDA_OVERLOADS(double, d, D)
+GRAIN_CUDA_OVERLOADS(float, float, S)
+GRAIN_CUDA_OVERLOADS(double, double, D)
+GRAIN_CUDA_OVERLOADS(std::complex<float>, cuComplex, C)
+GRAIN_CUDA_OVERLOADS(std::complex<double>, cuDoubleComplex, Z)
 #undef GRAIN_CUDA_OVERLOADS
+
+// C = alpha op(A) op(A)^H + beta C, alpha and beta real; in real precisions it is syrk.
+inline cublasStatus_t herk(cublasHandle_t h, Uplo u, Op t, int n, int k, float alpha, const std::complex<float>* a,
+                           int lda, float beta, std::complex<float>* c, int ldc) {
+    return cublasCherk(h, cublas(u), cublas<std::complex<float>>(t), n, k, &alpha, dev<cuComplex>(a), lda, &beta,
+                       dev<cuComplex>(c), ldc);
+}
+inline cublasStatus_t herk(cublasHandle_t h, Uplo u, Op t, int n, int k, double alpha,
+                           const std::complex<double>* a, int lda, double beta, std::complex<double>* c, int ldc) {
+    return cublasZherk(h, cublas(u), cublas<std::complex<double>>(t), n, k, &alpha, dev<cuDoubleComplex>(a), lda,
+                       &beta, dev<cuDoubleComplex>(c), ldc);
+}
+template <typename T, typename = std::enable_if_t<!scalar_traits<T>::is_complex>>
+cublasStatus_t herk(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, T beta, T* c,
+                    int ldc) {
+    return syrk(h, u, t, n, k, alpha, a, lda, beta, c, ldc);
+}
 
 // What grain keeps per CUDA worker: its cuSOLVER handle on the worker's stream, the
 // device word cuSOLVER writes info into, and a workspace grown to the largest request
@@ -153,6 +188,17 @@ void trsm(void* buffers[], void* cl_arg) {
           "cublas trsm");
 }
 
+// alpha and beta are real (herk's): their imaginary parts are zero.
+template <typename T>
+void herk(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), c = dims(buffers[1]);
+    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
+    check(herk(starpu_cublas_get_local_handle(), p.uplo, p.transa, c.rows, k, std::real(p.alpha),
+               data<T>(buffers[0]), a.ld, std::real(p.beta), data<T>(buffers[1]), c.ld),
+          "cublas herk");
+}
+
 template <typename T>
 void syrk(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);
@@ -203,7 +249,8 @@ void potrf(void* buffers[], void* cl_arg) {
         [](cusolverDnHandle_t h, const TileArgs<T>& p, TileRef a, T* x, T* work, int lwork, int* info) {
             return potrf(h, p.uplo, a.rows, x, a.ld, work, lwork, info);
         },
-        [](T d) { return !(d > T(0)); });  // LAPACK: the minor is not positive definite
+        // LAPACK: the minor is not positive definite (a Hermitian one's diagonal is real)
+        [](T d) { return !(std::real(d) > 0); });
 }
 
 // LU of an m x n block (`x`, leading dimension a.ld), pivots into `ipiv` (null: none).

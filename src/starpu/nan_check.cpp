@@ -32,7 +32,7 @@ void scan_tile(void* buffers[], void* cl_arg) {
         const int64_t first = args->elements == Elements::Lower ? j : 0;
         const int64_t end = args->elements == Elements::Upper ? std::min(j + 1, rows) : rows;
         bool nan = false;
-        for (int64_t i = first; i < end; ++i) nan |= std::isnan(a[i + j * ld]);
+        for (int64_t i = first; i < end; ++i) nan |= is_nan(a[i + j * ld]);
         if (nan) {
             args->found->store(true, std::memory_order_relaxed);
             return;

@@ -272,7 +272,7 @@ Result run_lu(const Run& r) {
         std::vector<lapack_int> ipiv(size_t(std::min(m, c.n)) + 1);
         res.vendor_time = timed([&] {
             blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), ipiv.data());
-            if (solve) blas::getrs(int(c.n), int(c.nrhs), vA.data(), vA.ld(), ipiv.data(), vB.data(), vB.ld());
+            if (solve) blas::getrs(Op::NoTrans, int(c.n), int(c.nrhs), vA.data(), vA.ld(), ipiv.data(), vB.data(), vB.ld());
         });
     }
     if (r.options.check && solve) res.residual = f.solve_residual();
@@ -319,7 +319,7 @@ Result run_lu_pivoting(const Run& r) {
         if (op == "getrs") blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), vp.data());
         res.vendor_time = timed([&] {
             if (op != "getrs") blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), vp.data());
-            if (solve) blas::getrs(int(c.n), int(c.nrhs), vA.data(), vA.ld(), vp.data(), vB.data(), vB.ld());
+            if (solve) blas::getrs(Op::NoTrans, int(c.n), int(c.nrhs), vA.data(), vA.ld(), vp.data(), vB.data(), vB.ld());
         });
     }
     if (r.options.check && solve) res.residual = f.solve_residual();
