@@ -6,11 +6,14 @@
 
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "src/base/scalar_traits.hpp"
 
 namespace grain::testing::gpu {
 
@@ -44,21 +47,24 @@ void check(cusolverStatus_t s, const char* what) {
     if (s != CUSOLVER_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(int(s)));
 }
 
-// Per precision: its CUDA data type, and cuBLAS's gemm (C = alpha A B + beta C, no transposes).
+// Per precision: its CUDA data type, and cuBLAS's gemm (C = alpha A B + beta C, no
+// transposes); D is cuBLAS's type for T (std::complex has cuComplex's layout).
 template <typename T>
 constexpr cudaDataType data_type();
-template <>
-constexpr cudaDataType data_type<float>() { return CUDA_R_32F; }
-template <>
-constexpr cudaDataType data_type<double>() { return CUDA_R_64F; }
-cublasStatus_t cublas_gemm(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const float* alpha, const float* a,
-                           const float* b, const float* beta, float* c) {
-    return cublasSgemm_64(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, m, b, k, beta, c, m);
-}
-cublasStatus_t cublas_gemm(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const double* alpha, const double* a,
-                           const double* b, const double* beta, double* c) {
-    return cublasDgemm_64(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, m, b, k, beta, c, m);
-}
+#define GRAIN_VENDOR_PRECISION(T, D, P, type)                                                                  \
+    template <>                                                                                                 \
+    constexpr cudaDataType data_type<T>() { return type; }                                                      \
+    cublasStatus_t cublas_gemm(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const T* alpha, const T* a,  \
+                               const T* b, const T* beta, T* c) {                                               \
+        return cublas##P##gemm_64(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, reinterpret_cast<const D*>(alpha),      \
+                                  reinterpret_cast<const D*>(a), m, reinterpret_cast<const D*>(b), k,           \
+                                  reinterpret_cast<const D*>(beta), reinterpret_cast<D*>(c), m);                \
+    }
+GRAIN_VENDOR_PRECISION(float, float, S, CUDA_R_32F)
+GRAIN_VENDOR_PRECISION(double, double, D, CUDA_R_64F)
+GRAIN_VENDOR_PRECISION(std::complex<float>, cuComplex, C, CUDA_C_32F)
+GRAIN_VENDOR_PRECISION(std::complex<double>, cuDoubleComplex, Z, CUDA_C_64F)
+#undef GRAIN_VENDOR_PRECISION
 
 // Device buffers of one baseline run, freed together; the run is skipped (NaN) when
 // they would exceed the limit or the GPU's free memory.
@@ -252,8 +258,7 @@ double getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t l
     template double potrf<T>(Uplo, int64_t, const T*, int64_t, T*, int64_t, int64_t);                           \
     template double getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);                   \
     template double getrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
-GRAIN_INSTANTIATE(float)
-GRAIN_INSTANTIATE(double)
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 
 }  // namespace grain::testing::gpu

@@ -102,7 +102,7 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
     GRAIN_NEED_GPU();
     const int cpu = worker_of(STARPU_CPU_WORKER), gpu = worker_of(STARPU_CUDA_WORKER);
     ASSERT_GE(gpu, 0);
-    const double tolerance = 200 * double(std::numeric_limits<T>::epsilon()) * 64;
+    const double tolerance = 200 * double(std::numeric_limits<real_t<T>>::epsilon()) * 64;
     struct Case {
         Kernel kernel;
         TileArgs<T> args;
@@ -110,11 +110,15 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
         std::vector<Kind> kinds;
     };
     TileArgs<T> gemm_args;
-    gemm_args.transa = Op::NoTrans, gemm_args.transb = Op::Trans, gemm_args.alpha = T(-1), gemm_args.beta = T(1);
+    // ConjTrans where there is one (it is Trans in real precisions).
+    const Op ct = detail::conj_trans<T>();
+    gemm_args.transa = Op::NoTrans, gemm_args.transb = ct, gemm_args.alpha = T(-1), gemm_args.beta = T(1);
     TileArgs<T> trsm_args;
-    trsm_args.side = Side::Right, trsm_args.uplo = Uplo::Lower, trsm_args.transa = Op::Trans, trsm_args.alpha = T(1);
+    trsm_args.side = Side::Right, trsm_args.uplo = Uplo::Lower, trsm_args.transa = ct, trsm_args.alpha = T(1);
     TileArgs<T> syrk_args;
     syrk_args.uplo = Uplo::Lower, syrk_args.transa = Op::NoTrans, syrk_args.alpha = T(-1), syrk_args.beta = T(1);
+    TileArgs<T> herk_args = syrk_args;  // syrk's kernel in real precisions
+    herk_args.transa = ct;
     TileArgs<T> potrf_args;
     potrf_args.uplo = Uplo::Lower;
     TileArgs<T> scale_args;
@@ -123,6 +127,7 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
         {Kernel::Gemm, gemm_args, {{64, 40}, {37, 40}, {64, 37}}, {Kind::General, Kind::General, Kind::General}},
         {Kernel::Trsm, trsm_args, {{40, 40}, {64, 40}}, {Kind::Spd, Kind::General}},
         {Kernel::Syrk, syrk_args, {{64, 21}, {64, 64}}, {Kind::General, Kind::General}},
+        {Kernel::Herk, herk_args, {{21, 64}, {64, 64}}, {Kind::General, Kind::Spd}},
         {Kernel::Potrf, potrf_args, {{61, 61}}, {Kind::Spd}},
         {Kernel::GetrfNopiv, TileArgs<T>{}, {{64, 45}}, {Kind::DiagonallyDominant}},
         {Kernel::Scale, scale_args, {{45, 64}}, {Kind::General}},
@@ -140,9 +145,9 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
         EXPECT_EQ(run_on(gpu, c.kernel, c.args, gpu_tiles), 0);
         const Array<T>& out_cpu = on_cpu.back();
         const Array<T>& out_gpu = on_gpu.back();
-        const double scale = std::max(1.0, double(blas::lange('M', int(out_cpu.m), int(out_cpu.n), out_cpu.data(),
+        const double scale = std::max<double>(1.0, double(blas::lange('M', int(out_cpu.m), int(out_cpu.n), out_cpu.data(),
                                                                int(out_cpu.ld()))));
-        if (c.kernel == Kernel::Potrf || c.kernel == Kernel::Syrk) {
+        if (c.kernel == Kernel::Potrf || c.kernel == Kernel::Syrk || c.kernel == Kernel::Herk) {
             // Only the lower triangle is defined.
             double d = 0;
             for (int64_t j = 0; j < out_cpu.n; ++j)
@@ -181,7 +186,7 @@ TYPED_TEST(CudaKernels, ColumnKernelsMatchCpuKernels) {
     using T = TypeParam;
     GRAIN_NEED_GPU();
     const int gpu = worker_of(STARPU_CUDA_WORKER), cpu = worker_of(STARPU_CPU_WORKER);
-    const double eps = std::numeric_limits<T>::epsilon();
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
     TileArgs<T> panel;
     panel.row_offset = 40;
     panel.col_offset = 40;

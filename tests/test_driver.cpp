@@ -89,12 +89,13 @@ std::vector<std::vector<std::string>> table(const std::string& out) {
 
 TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
     for (const char* op :
-         {"gemm", "trsm", "syrk", "potrf", "potrs", "posv", "getrf", "getrs", "gesv", "getrf_nopiv", "gesv_nopiv"}) {
+         {"gemm", "trsm", "syrk", "herk", "potrf", "potrs", "posv", "getrf", "getrs", "gesv", "getrf_nopiv",
+          "gesv_nopiv"}) {
         SCOPED_TRACE(op);
-        const Output o = run(std::string("-o ") + op + " -n 50,64 -b 16 -p s,d --nrhs 3 --check --vendor -t 2");
+        const Output o = run(std::string("-o ") + op + " -n 50,64 -b 16 -p s,d,c,z --nrhs 3 --check --vendor -t 2");
         EXPECT_EQ(o.exit_code, 0) << o.out;
         const auto rows = table(o.out);
-        ASSERT_EQ(rows.size(), 1u + 4u) << o.out;  // header + 2 sizes x 2 precisions
+        ASSERT_EQ(rows.size(), 1u + 8u) << o.out;  // header + 2 sizes x 4 precisions
         const std::vector<std::string> expected = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
                                                    "iter", "time", "gflops", "levels", "split", "tasks_l0",
                                                    "split_l0", "lp_solves", "lp_median_ms", "lp_max_ms",
@@ -104,6 +105,7 @@ TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
         for (size_t i = 1; i < rows.size(); ++i) {
             ASSERT_EQ(rows[i].size(), expected.size());
             EXPECT_EQ(rows[i][0], op);
+            EXPECT_EQ(rows[i][1], std::string(1, "sdcz"[(i - 1) / 2]));  // the precisions in order, 2 sizes each
             EXPECT_EQ(rows[i][2], "2");
             EXPECT_EQ(rows[i][22], "SUCCESS");
             EXPECT_GT(std::stod(rows[i][11]), 0.0);
@@ -288,7 +290,8 @@ TEST(Driver, InvalidArgumentsExitNonZeroNamingThem) {
         {"-o nosuchop -n 10", "-o"},
         {"-o potrf", "-n"},
         {"-o potrf -n 10 --niter x", "--niter"},
-        {"-o potrf -n 10 -p z", "-p"},
+        {"-o potrf -n 10 -p x", "-p"},
+        {"-o potrf -n 10 -p d,", "-p"},
         {"-o potrf -n 10 --bogus", "--bogus"},
         {"-o potrf -n 100 --scales 32,24", "scales"},
         {"-o potrf -n 100 --scales 32,16 --split sometimes", "split"},

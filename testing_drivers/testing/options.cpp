@@ -17,9 +17,9 @@ namespace {
 
 const char* usage_text =
     "usage: grain_testing -o OP [options]\n"
-    "  -o, --op OP          gemm, trsm, syrk, potrf, potrs, posv, getrf, getrs, gesv,\n"
-    "                       getrf_nopiv, gesv_nopiv\n"
-    "  -p, --precision P    s, d, or a list (s,d)            [d]\n"
+    "  -o, --op OP          gemm, trsm, syrk, herk, potrf, potrs, posv, getrf, getrs,\n"
+    "                       gesv, getrf_nopiv, gesv_nopiv\n"
+    "  -p, --precision P    s, d, c, z, or a list (s,d,c,z)  [d]\n"
     "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
     "      --nrhs LIST      right-hand sides                 [1]\n"
     "  -b, --nb LIST        tile sizes                       [320]\n"
@@ -105,15 +105,15 @@ std::vector<int64_t> parse_sizes(const std::string& option, const std::string& t
     return parse_list<int64_t>(option, text, 1, max_size);
 }
 
-// "s", "d" or a list of them.
+// LAPACK's precision letters (s, d, c, z) or a list of them.
 std::vector<char> parse_precisions(const std::string& option, const std::string& text) {
     std::vector<char> precisions;
     for (size_t j = 0; j < text.size(); j += 2) {
-        if ((text[j] != 's' && text[j] != 'd') || (j + 1 < text.size() && text[j + 1] != ','))
-            throw usage_error("invalid value '" + text + "' for " + option + ": expected s, d or s,d");
+        if (std::string("sdcz").find(text[j]) == std::string::npos || (j + 1 < text.size() && text[j + 1] != ','))
+            throw usage_error("invalid value '" + text + "' for " + option + ": expected s, d, c, z or a list (s,d,c,z)");
         precisions.push_back(text[j]);
     }
-    if (precisions.empty()) throw usage_error("invalid value '' for " + option);
+    if (precisions.empty() || text.back() == ',') throw usage_error("invalid value '" + text + "' for " + option);
     return precisions;
 }
 
@@ -230,6 +230,12 @@ Options parse(int argc, char** argv) {
     if (o.check || o.vendor)
         throw usage_error(std::string(o.check ? "--check" : "--vendor") +
                           ": this grain_testing is built against a simulating StarPU (SimGrid), where kernels do not run");
+    // sim/ holds performance models of the real precisions only (calibrated on real runs).
+    for (char p : o.precisions)
+        if (p == 'c' || p == 'z')
+            throw usage_error(std::string("-p ") + p +
+                              ": the simulated machines (sim/) have performance models for s and d only; "
+                              "complex precisions run on real machines");
 #endif
     if (o.op.empty()) throw usage_error("missing -o/--op");
     if (o.n.empty()) throw usage_error("missing -n");

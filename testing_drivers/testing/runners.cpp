@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "src/base/scalar_traits.hpp"
 #include "testing_drivers/testing/flops.hpp"
 #include "testing_drivers/testing/workers.hpp"
 #ifdef GRAIN_USE_CUDA
@@ -164,26 +165,33 @@ double triangle_error(Uplo uplo, const Array<T>& C, const Array<T>& ref, const A
     return error;
 }
 
+// syrk and herk (alpha and beta real; C Hermitian, its diagonal real, in complex precisions).
 template <typename T>
-Result run_syrk(const Run& r) {
+Result run_rank_k(const Run& r) {
     const Case& c = r.c;
-    const T alpha = T(1.5), beta = T(-0.5);
+    const bool hermitian = r.options.op == "herk";
+    const real_t<T> alpha = real_t<T>(1.5), beta = real_t<T>(-0.5);
     const Uplo uplo = r.options.uplo;
     const Array<T> A = random_array<T>(c.n, c.k, Kind::General, r.rng);
-    const Array<T> C0 = random_array<T>(c.n, c.n, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.n, c.n, hermitian ? Kind::Spd : Kind::General, r.rng);
     Result res;
     Array<T> C = C0;  // grain's output, in place
     run_grain(r, res, [&] {
         grain::Matrix<T> tC = in_place(C, c.scales);
-        res.info = grain::syrk(uplo, Op::NoTrans, alpha, in_place(A, c.scales), beta, tC);
+        res.info = hermitian ? grain::herk(uplo, Op::NoTrans, alpha, in_place(A, c.scales), beta, tC)
+                             : grain::syrk(uplo, Op::NoTrans, T(alpha), in_place(A, c.scales), T(beta), tC);
     });
     if (r.options.vendor || r.options.check) {
         Array<T> ref = C0;
         const BlasThreads blas_threads(r.threads);
         res.vendor_time = timed([&] {
-            blas::syrk(uplo, Op::NoTrans, int(c.n), int(c.k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
+            if (hermitian)
+                blas::herk(uplo, Op::NoTrans, int(c.n), int(c.k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
+            else
+                blas::syrk(uplo, Op::NoTrans, int(c.n), int(c.k), T(alpha), A.data(), A.ld(), T(beta), ref.data(),
+                           ref.ld());
         });
-        res.residual = gemm_residual(triangle_error(uplo, C, ref, C0), alpha, norm('M', A), norm('M', A), beta,
+        res.residual = gemm_residual(triangle_error(uplo, C, ref, C0), T(alpha), norm('M', A), norm('M', A), T(beta),
                                      norm('M', C0), c.k);
     }
     return res;
@@ -342,20 +350,28 @@ Result run_lu_pivoting(const Run& r) {
     return res;
 }
 
+// A runner for the case's precision: f<T> for T of r.c.precision's letter.
+#define GRAIN_BY_PRECISION(f)                                                                            \
+    [](const Run& r) {                                                                                   \
+        return grain::detail::with_precision(r.c.precision, [&](auto zero) { return f<decltype(zero)>(r); }); \
+    }
+
 const Operation operations[] = {
-    // name, residual bound, runners, whether it reads -m, -k, --nrhs
-    {"gemm", 10, run_gemm<float>, run_gemm<double>, true, true, false},
-    {"trsm", 60, run_trsm<float>, run_trsm<double>, true, false, false},
-    {"syrk", 10, run_syrk<float>, run_syrk<double>, false, true, false},
-    {"potrf", 60, run_cholesky<float>, run_cholesky<double>, false, false, false},
-    {"potrs", 60, run_cholesky<float>, run_cholesky<double>, false, false, true},
-    {"posv", 60, run_cholesky<float>, run_cholesky<double>, false, false, true},
-    {"getrf_nopiv", 60, run_lu<float>, run_lu<double>, true, false, false},
-    {"gesv_nopiv", 60, run_lu<float>, run_lu<double>, false, false, true},
-    {"getrf", 60, run_lu_pivoting<float>, run_lu_pivoting<double>, true, false, false},
-    {"getrs", 60, run_lu_pivoting<float>, run_lu_pivoting<double>, false, false, true},
-    {"gesv", 60, run_lu_pivoting<float>, run_lu_pivoting<double>, false, false, true},
+    // name, residual bound, runner, whether it reads -m, -k, --nrhs
+    {"gemm", 10, GRAIN_BY_PRECISION(run_gemm), true, true, false},
+    {"trsm", 60, GRAIN_BY_PRECISION(run_trsm), true, false, false},
+    {"syrk", 10, GRAIN_BY_PRECISION(run_rank_k), false, true, false},
+    {"herk", 10, GRAIN_BY_PRECISION(run_rank_k), false, true, false},
+    {"potrf", 60, GRAIN_BY_PRECISION(run_cholesky), false, false, false},
+    {"potrs", 60, GRAIN_BY_PRECISION(run_cholesky), false, false, true},
+    {"posv", 60, GRAIN_BY_PRECISION(run_cholesky), false, false, true},
+    {"getrf_nopiv", 60, GRAIN_BY_PRECISION(run_lu), true, false, false},
+    {"gesv_nopiv", 60, GRAIN_BY_PRECISION(run_lu), false, false, true},
+    {"getrf", 60, GRAIN_BY_PRECISION(run_lu_pivoting), true, false, false},
+    {"getrs", 60, GRAIN_BY_PRECISION(run_lu_pivoting), false, false, true},
+    {"gesv", 60, GRAIN_BY_PRECISION(run_lu_pivoting), false, false, true},
 };
+#undef GRAIN_BY_PRECISION
 
 // Byte counts that saturate: UINT64_MAX stands for "more than 64 bits hold".
 uint64_t add(uint64_t a, uint64_t b) {
@@ -410,7 +426,7 @@ std::vector<std::string> ignored_options(const Options& options) {
 }
 
 Result run_case(const Operation& operation, const Run& r) {
-    Result res = r.c.precision == 's' ? operation.single(r) : operation.dbl(r);
+    Result res = operation.run(r);
     res.flops = routine_flops(operation.name, r.c);
     return res;
 }
@@ -421,7 +437,8 @@ bool passed(const Operation& operation, const Result& res) {
 
 uint64_t host_bytes(const Options& options, const Case& c) {
     // Simulated: no array or tile storage holds elements (checks.hpp, TileStorage).
-    const uint64_t element = !holds_elements ? 0 : c.precision == 's' ? sizeof(float) : sizeof(double);
+    const uint64_t element =
+        !holds_elements ? 0 : grain::detail::with_precision(c.precision, [](auto zero) { return uint64_t(sizeof zero); });
     const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element); };
     const std::string& op = options.op;
     const bool check = options.check, vendor = options.vendor;
@@ -436,7 +453,7 @@ uint64_t host_bytes(const Options& options, const Case& c) {
         const uint64_t operands = add(array(m, m), array(m, n));
         return add(add(operands, array(m, n)), check || vendor ? array(m, n) : 0);
     }
-    if (op == "syrk") {  // A, C0, C; the reference
+    if (op == "syrk" || op == "herk") {  // A, C0, C; the reference
         const uint64_t operands = add(array(n, k), array(n, n));
         return add(add(operands, array(n, n)), check || vendor ? array(n, n) : 0);
     }

@@ -44,8 +44,7 @@ struct Run {
 struct Operation {
     const char* name;
     double threshold;  // residual bound (design.md)
-    Result (*single)(const Run&);
-    Result (*dbl)(const Run&);
+    Result (*run)(const Run&);  // in the case's precision
     bool takes_m, takes_k, takes_nrhs;  // which of -m, -k and --nrhs it reads
 };
 
