@@ -14,9 +14,9 @@
 #      after each operation;
 #   3. trace: potrf on the lp ladder with --trace (trace.csv; draw it here with
 #      scripts/plot-trace.sh);
-#   4. table: grain against the vendor (cuBLAS dgemm, cuSOLVER dpotrf, dgetrf_nopiv, dgetrf) on the
-#      lp ladder, --vendor, $NITER runs each alternating grain and the vendor, sizes
-#      $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv (its medians:
+#   4. table: grain against the vendor (cuBLAS dgemm, cuSOLVER dpotrf, dgetrf_nopiv, dgetrf, cuBLAS
+#      zgemm to n = 16384) on the lp ladder, --vendor, $NITER runs each alternating grain
+#      and the vendor, sizes $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv (its medians:
 #      awk -F';' -f scripts/vendor-ratio.awk table.csv);
 #   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB): larger.csv.
 # Each phase runs under its own time limit ($LIMITS), each table case under CASE_LIMIT, so
@@ -134,11 +134,13 @@ for phase in $phases; do
         check=; [ "$n" -ge 32768 ] && check=--check  # the O(n^2) checks (doc/usage.md)
         # getrf (partial pivoting, issue 50) last, and only to n = 16384: its panels run
         # on the cores (about n^2 nb / 2 flops: 2 TFlop at n = 32768 on the 3840 ladder),
-        # and the operations before it are those of issue 47's goals.
-        ops="potrf getrf_nopiv gemm"; [ "$n" -le 16384 ] && ops="$ops getrf"
-        for op in $ops; do
-          echo "# grain_testing -o $op -n $n --scales $scales --split lp --vendor --niter ${NITER:-3} $check -v" >> "$out/table.csv"
-          STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o $op -n "$n" --scales "$scales" --split lp \
+        # and the operations before it are those of issue 47's goals. Then zgemm against
+        # cuBLAS's (issue 51). An entry is OP or OP:PRECISION (d by default).
+        ops="potrf getrf_nopiv gemm"; [ "$n" -le 16384 ] && ops="$ops getrf gemm:z"
+        for entry in $ops; do
+          op=${entry%%:*} p=d; [ "$entry" != "$op" ] && p=${entry#*:}
+          echo "# grain_testing -o $op -p $p -n $n --scales $scales --split lp --vendor --niter ${NITER:-3} $check -v" >> "$out/table.csv"
+          STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o $op -p $p -n "$n" --scales "$scales" --split lp \
             --vendor --niter "${NITER:-3}" $check -v >> "$out/table.csv" 2>> "$log"
         done
       done

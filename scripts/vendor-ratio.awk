@@ -1,4 +1,4 @@
-# Median grain/vendor GFlop/s ratio [lowest-highest] per (op, n, nb, and the ladder's
+# Median grain/vendor GFlop/s ratio [lowest-highest] per (op, precision, n, nb, and the ladder's
 # depth and split policy where it splits), from grain_testing
 # --vendor CSV output, with the median fractions of the GPU's FP64 peak where the rows
 # have them (GPU runs); several runs' outputs may follow one another (a header line
@@ -8,7 +8,7 @@ function median(s,   a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; 
 /^#/ { next }
 $1 == "op" { split("", col); for (i = 1; i <= NF; i++) col[$i] = i; next }
 !("vendor_gflops" in col) { next }
-{ key = $col["op"] " n=" $col["n"] " nb=" $col["nb"] (("split" in col) && $col["split"] != "none" ? " levels=" $col["levels"] " split=" $col["split"] : ""); ratio = $col["gflops"] / $col["vendor_gflops"]
+{ key = $col["op"] (("prec" in col) ? " " $col["prec"] : "") " n=" $col["n"] " nb=" $col["nb"] (("split" in col) && $col["split"] != "none" ? " levels=" $col["levels"] " split=" $col["split"] : ""); ratio = $col["gflops"] / $col["vendor_gflops"]
   if (!(key in r)) order[++keys] = key
   r[key] = r[key] " " ratio; g[key] = g[key] " " $col["gflops"]; v[key] = v[key] " " $col["vendor_gflops"]
   if (!(key in lo) || ratio < lo[key]) lo[key] = ratio

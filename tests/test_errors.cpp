@@ -226,5 +226,26 @@ TEST(Errors, LapackLettersMeanWhatLapackSays) {
     EXPECT_TRUE(same(to_array(S1), to_array(S2)));
 }
 
+// In complex precisions, as in BLAS: syrk takes no ConjTrans and herk no Trans (each is
+// refused, naming trans, in both layouts), and herk in a real precision is syrk.
+TEST(Errors, ComplexOpsAreThoseOfBlas) {
+    using Z = std::complex<double>;
+    Matrix<Z> A(20, 20, 16), C(20, 20, 16);
+    std::vector<Z> a(400), c(400);
+    expect_invalid("trans", [&] { syrk(Uplo::Lower, Op::ConjTrans, Z(1), A, Z(0), C); });
+    expect_invalid("trans", [&] { syrk(Uplo::Lower, Op('c'), 20, 20, Z(1), a.data(), 20, Z(0), c.data(), 20); });
+    expect_invalid("trans", [&] { herk(Uplo::Lower, Op::Trans, 1.0, A, 0.0, C); });
+    expect_invalid("trans", [&] { herk_async(Uplo::Upper, Op('t'), 1.0, A, 0.0, C); });
+    expect_invalid("trans", [&] { herk(Uplo::Lower, Op::Trans, 20, 20, 1.0, a.data(), 20, 0.0, c.data(), 20); });
+    for (const Z& x : c) EXPECT_EQ(x, Z(0));  // refused before any write
+
+    const int n = 37;
+    const Array<double> g = random_array<double>(n, 20, Kind::General, rng());
+    Matrix<double> G = tiles_of(g, nb), H1(n, n, nb), H2(n, n, nb);
+    ASSERT_EQ(herk(Uplo::Lower, Op::NoTrans, 2.0, G, 0.0, H1), 0);
+    ASSERT_EQ(syrk(Uplo::Lower, Op::NoTrans, 2.0, G, 0.0, H2), 0);
+    EXPECT_EQ(to_array(H1).a, to_array(H2).a);
+}
+
 }  // namespace
 }  // namespace grain::test

@@ -9,6 +9,7 @@
 // column-major array, which is then used in place and must outlive the matrix.
 // Each tile gets its StarPU handle when a routine first uses it; the last view to go
 // unregisters the handles, which brings the data back to the storage.
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -60,5 +61,7 @@ private:
 
 extern template class Matrix<float>;
 extern template class Matrix<double>;
+extern template class Matrix<std::complex<float>>;
+extern template class Matrix<std::complex<double>>;
 
 }  // namespace grain

@@ -4,7 +4,7 @@
 
 namespace grain::detail::cpu {
 
-// The CPU kernel of each table row, for T = float or double.
+// The CPU kernel of each table row, for each precision (GRAIN_FOR_EACH_PRECISION).
 template <typename T>
 kernels::KernelFunctions functions();
 

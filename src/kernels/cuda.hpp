@@ -6,7 +6,7 @@
 
 namespace grain::detail::cuda {
 
-// The CUDA kernel of each table row, for T = float or double.
+// The CUDA kernel of each table row, for each precision (GRAIN_FOR_EACH_PRECISION).
 template <typename T>
 kernels::KernelFunctions functions();
 
