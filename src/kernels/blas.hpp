@@ -6,6 +6,9 @@
 
 // LAPACKE's complex types are grain's (std::complex has the Fortran layout): include this
 // header before any other that includes lapacke.h.
+#ifdef LAPACK_H
+#error "src/kernels/blas.hpp must come before lapack.h or lapacke.h (it sets LAPACKE's complex types)"
+#endif
 #define lapack_complex_float std::complex<float>
 #define lapack_complex_double std::complex<double>
 #include <cblas.h>
