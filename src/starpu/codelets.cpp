@@ -99,10 +99,13 @@ private:
 
 }  // namespace
 
+// Never destroyed: StarPU reads the models (their names) until it shuts down, which a
+// Runtime owned by a static object (libgrain_lapack's session) does after this table
+// would otherwise be gone.
 template <typename T>
 starpu_codelet* codelet(Kernel kernel) {
-    static CodeletTable<T> table;
-    return table.get(kernel);
+    static CodeletTable<T>* const table = new CodeletTable<T>();
+    return table->get(kernel);
 }
 
 void set_cpu_tile_limit(int limit) { cpu_limit = limit; }

@@ -1,0 +1,387 @@
+// libgrain_lapack: the Fortran LAPACK and BLAS symbols grain implements, with the Fortran
+// ABI (arguments by reference, hidden string lengths, 32-bit integers: LP64), so that a
+// program linked against LAPACK runs on grain with LD_PRELOAD=libgrain_lapack.so.
+//
+// A call goes through grain when its arguments are valid, it is not degenerate (a quick
+// return, alpha = 0) and its size reaches GRAIN_LAPACK_MIN_N. Every other call goes to the
+// next definition of the symbol, the system's: it reports invalid arguments through
+// xerbla_ exactly as LAPACK does. So do the calls made from inside grain: its CPU kernels
+// call LAPACKE, which calls these very symbols.
+//
+// One Runtime serves the process: it starts on the first call through grain, is
+// configured by the GRAIN_* and STARPU_* environment only, and ends at exit. Calls are
+// serialized. Between calls the workers are paused and OpenBLAS gets back the thread
+// count the program had, so that the program has its cores and its threaded BLAS.
+#include <dlfcn.h>
+#include <starpu.h>
+
+#include <grain/grain.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <complex>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+extern "C" {
+int openblas_get_num_threads(void);
+void openblas_set_num_threads(int threads);
+}
+
+namespace grain::lapack_api {
+namespace {
+
+// ---- calls counted per symbol (GRAIN_LAPACK_TRACE prints them at exit) ----
+
+struct Counter {
+    const char* symbol;
+    std::atomic<long> grain{0}, system{0}, nested{0};
+};
+
+class Counters {
+public:
+    static Counters& get() {
+        static Counters counters;
+        return counters;
+    }
+    Counter& add(const char* symbol) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        counters_.push_back(std::make_unique<Counter>());
+        counters_.back()->symbol = symbol;
+        return *counters_.back();
+    }
+    std::atomic<bool> runtime_started{false};  // and alive
+    std::atomic<double> startup_seconds{-1};    // the Runtime's construction; -1: never started
+    ~Counters() {
+        const char* trace = std::getenv("GRAIN_LAPACK_TRACE");
+        if (!trace || std::strcmp(trace, "1") != 0) return;
+        if (startup_seconds < 0)
+            std::fprintf(stderr, "grain_lapack: runtime never started\n");
+        else
+            std::fprintf(stderr, "grain_lapack: runtime started in %.3f s\n", startup_seconds.load());
+        for (const auto& c : counters_)
+            std::fprintf(stderr, "grain_lapack: %s: %ld through grain, %ld to the system, %ld nested\n", c->symbol,
+                         c->grain.load(), c->system.load(), c->nested.load());
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<Counter>> counters_;
+};
+
+// Built when the library loads, so that the trace is printed at exit even when no
+// interposed routine was called.
+[[maybe_unused]] const bool counters_built = (Counters::get(), true);
+
+// ---- the process's session ----
+
+thread_local int inside = 0;  // > 0 while this thread runs a call through grain
+
+// GRAIN_LAPACK_MIN_N: calls smaller than this go to the system (doc/results: the runtime's
+// cost per call dominates below it). 0 sends every valid call through grain.
+constexpr long default_min_n = 1024;
+long min_n() {
+    static const long value = [] {
+        const char* text = std::getenv("GRAIN_LAPACK_MIN_N");
+        if (!text) return default_min_n;
+        char* end = nullptr;
+        const long v = std::strtol(text, &end, 10);
+        if (end == text || *end || v < 0) {
+            std::fprintf(stderr, "grain_lapack: GRAIN_LAPACK_MIN_N='%s' is not a size >= 0; using %ld\n", text,
+                         default_min_n);
+            return default_min_n;
+        }
+        return v;
+    }();
+    return value;
+}
+
+class Session {
+public:
+    static Session& get() {
+        static Session session;
+        return session;
+    }
+
+    // Runs f (a grain call returning info) with the workers running; nothing if grain
+    // cannot (the runtime does not start, or f throws): the caller then asks the system.
+    template <typename F>
+    std::optional<int> call(F f) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        try {
+            if (!runtime_) {
+                user_threads_ = openblas_get_num_threads();
+                RuntimeOptions options;
+                options.nancheck = 0;  // Fortran LAPACK does not check for NaN
+                const auto t0 = std::chrono::steady_clock::now();
+                runtime_ = std::make_unique<Runtime>(options);
+                Counters::get().startup_seconds =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                Counters::get().runtime_started = true;
+            } else {
+                starpu_resume();
+            }
+        } catch (const std::exception& e) {
+            warn(e);
+            return std::nullopt;
+        }
+        openblas_set_num_threads(1);  // one per worker, as the Runtime sets it
+        ++inside;
+        std::optional<int> info;
+        try {
+            info = f();
+        } catch (const std::exception& e) {
+            warn(e);
+        }
+        --inside;
+        starpu_pause();
+        openblas_set_num_threads(user_threads_);
+        return info;
+    }
+
+    // Whether the calling thread is inside grain: a call through grain, or a StarPU worker
+    // (a kernel).
+    static bool nested() {
+        return inside > 0 || (Counters::get().runtime_started && starpu_worker_get_id() >= 0);
+    }
+
+    ~Session() {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (!runtime_) return;
+        starpu_resume();
+        runtime_.reset();
+        Counters::get().runtime_started = false;
+    }
+
+private:
+    Session() = default;
+    void warn(const std::exception& e) {
+        if (!warned_) std::fprintf(stderr, "grain_lapack: %s; calls go to the system's LAPACK\n", e.what());
+        warned_ = true;
+    }
+    std::mutex mutex_;
+    std::unique_ptr<Runtime> runtime_;
+    int user_threads_ = 1;
+    bool warned_ = false;
+};
+
+// The next definition of `symbol` after this library's: the system's.
+template <typename F>
+F next(const char* symbol) {
+    void* f = dlsym(RTLD_NEXT, symbol);
+    if (!f) {
+        std::fprintf(stderr, "grain_lapack: %s: no system definition to call (%s)\n", symbol, dlerror());
+        std::abort();
+    }
+    return reinterpret_cast<F>(f);
+}
+
+// A call: through grain when `grain_computes` (valid, not degenerate) and `size` reaches
+// GRAIN_LAPACK_MIN_N, else, or when nested, the system's; `grain_call` returns info,
+// written to `info` when the routine has one.
+template <typename G, typename S>
+void dispatch(Counter& c, bool grain_computes, int64_t size, int* info, G grain_call, S system_call) {
+    if (Session::nested()) {
+        ++c.nested;
+        return system_call();
+    }
+    if (grain_computes && size > 0 && size >= min_n()) {  // size 0: LAPACK's quick return
+        if (const std::optional<int> result = Session::get().call(grain_call)) {
+            ++c.grain;
+            if (info) *info = *result;
+            return;
+        }
+    }
+    ++c.system;
+    system_call();
+}
+
+// ---- argument checks: which calls grain computes as LAPACK and BLAS do ----
+
+bool one_of(char c, const char* letters) {
+    return c != 0 && std::strchr(letters, std::toupper(static_cast<unsigned char>(c))) != nullptr;
+}
+bool at_least(int ld, int rows) { return ld >= std::max(1, rows); }
+char up(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
+
+template <typename T>
+constexpr bool is_complex = !std::is_same_v<T, real_type<T>>;
+
+// ---- the routines, once for every precision ----
+
+template <typename T, typename S>
+void potrf(Counter& c, S system, const char* uplo, const int* n, T* a, const int* lda, int* info) {
+    const bool valid = one_of(*uplo, "LU") && *n >= 0 && at_least(*lda, *n);
+    dispatch(c, valid, *n, info, [&] { return grain::potrf(Uplo(up(*uplo)), *n, a, *lda); }, system);
+}
+
+// potrs and posv (`factor`).
+template <typename T, typename S>
+void cholesky_solve(Counter& c, S system, bool factor, const char* uplo, const int* n, const int* nrhs, T* a,
+                    const int* lda, T* b, const int* ldb, int* info) {
+    const bool valid = one_of(*uplo, "LU") && *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) && at_least(*ldb, *n);
+    const Uplo u = Uplo(up(*uplo));
+    dispatch(c, valid, factor ? *n : std::min(*n, *nrhs), info,
+             [&] { return factor ? grain::posv(u, *n, *nrhs, a, *lda, b, *ldb) : grain::potrs(u, *n, *nrhs, a, *lda, b, *ldb); },
+             system);
+}
+
+template <typename T, typename S>
+void getrf(Counter& c, S system, const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {
+    const bool valid = *m >= 0 && *n >= 0 && at_least(*lda, *m);
+    dispatch(c, valid, std::min(*m, *n), info, [&] { return grain::getrf(*m, *n, a, *lda, ipiv); }, system);
+}
+
+template <typename T, typename S>
+void getrs(Counter& c, S system, const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,
+           const int* ipiv, T* b, const int* ldb, int* info) {
+    const bool valid = one_of(*trans, "NTC") && *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) && at_least(*ldb, *n);
+    dispatch(c, valid, std::min(*n, *nrhs), info,
+             [&] { return grain::getrs(Op(up(*trans)), *n, *nrhs, a, *lda, ipiv, b, *ldb); }, system);
+}
+
+template <typename T, typename S>
+void gesv(Counter& c, S system, const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b,
+          const int* ldb, int* info) {
+    const bool valid = *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) && at_least(*ldb, *n);
+    dispatch(c, valid, *n, info, [&] { return grain::gesv(*n, *nrhs, a, *lda, ipiv, b, *ldb); }, system);
+}
+
+// BLAS: the degenerate calls (nothing to multiply, alpha = 0) go to the system, whose
+// results there (e.g. C = beta C without reading A) grain's tiles would not give exactly.
+template <typename T, typename S>
+void gemm(Counter& c, S system, const char* ta, const char* tb, const int* m, const int* n, const int* k,
+          const T* alpha, const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* cc,
+          const int* ldc) {
+    const bool na = up(*ta) == 'N', nb = up(*tb) == 'N';
+    const bool valid = one_of(*ta, "NTC") && one_of(*tb, "NTC") && *m >= 0 && *n >= 0 && *k >= 0 &&
+                       at_least(*lda, na ? *m : *k) && at_least(*ldb, nb ? *k : *n) && at_least(*ldc, *m);
+    const bool degenerate = *m == 0 || *n == 0 || *k == 0 || *alpha == T(0);
+    dispatch(c, valid && !degenerate, std::min({*m, *n, *k}), nullptr, [&] {
+        return grain::gemm(Op(up(*ta)), Op(up(*tb)), *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, cc, *ldc);
+    }, system);
+}
+
+template <typename T, typename S>
+void trsm(Counter& c, S system, const char* side, const char* uplo, const char* ta, const char* diag, const int* m,
+          const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb) {
+    const bool valid = one_of(*side, "LR") && one_of(*uplo, "LU") && one_of(*ta, "NTC") && one_of(*diag, "NU") &&
+                       *m >= 0 && *n >= 0 && at_least(*lda, up(*side) == 'L' ? *m : *n) && at_least(*ldb, *m);
+    const bool degenerate = *m == 0 || *n == 0 || *alpha == T(0);
+    dispatch(c, valid && !degenerate, std::min(*m, *n), nullptr, [&] {
+        return grain::trsm(Side(up(*side)), Uplo(up(*uplo)), Op(up(*ta)), Diag(up(*diag)), *m, *n, *alpha, a, *lda,
+                           b, *ldb);
+    }, system);
+}
+
+// syrk and herk (`hermitian`: alpha and beta real; op(A)^H). As BLAS: a complex syrk takes
+// no 'C', a herk no 'T'.
+template <typename T, typename Scalar, typename S>
+void rank_k(Counter& c, S system, bool hermitian, const char* uplo, const char* trans, const int* n, const int* k,
+            const Scalar* alpha, const T* a, const int* lda, const Scalar* beta, T* cc, const int* ldc) {
+    const char* ops = !is_complex<T> ? "NTC" : hermitian ? "NC" : "NT";
+    const bool valid = one_of(*uplo, "LU") && one_of(*trans, ops) && *n >= 0 && *k >= 0 &&
+                       at_least(*lda, up(*trans) == 'N' ? *n : *k) && at_least(*ldc, *n);
+    const bool degenerate = *n == 0 || *k == 0 || *alpha == Scalar(0);
+    dispatch(c, valid && !degenerate, std::min(*n, *k), nullptr, [&] {
+        const Uplo u = Uplo(up(*uplo));
+        const Op t = Op(up(*trans));
+        if constexpr (is_complex<T> && !std::is_same_v<T, Scalar>)
+            return grain::herk(u, t, *n, *k, *alpha, a, *lda, *beta, cc, *ldc);
+        else
+            return grain::syrk(u, t, *n, *k, *alpha, a, *lda, *beta, cc, *ldc);
+    }, system);
+}
+
+}  // namespace
+}  // namespace grain::lapack_api
+
+// ---- the symbols: one line each maps a Fortran name to the routine above ----
+
+// This symbol's counter, and its next definition (the system's), looked up once.
+#define GRAIN_COUNTER(sym) []() -> grain::lapack_api::Counter& { \
+        static grain::lapack_api::Counter& c = grain::lapack_api::Counters::get().add(#sym); return c; }()
+#define GRAIN_NEXT(sym) grain::lapack_api::next<decltype(&sym)>(#sym)
+// Forwards the call, hidden lengths included, to the system's definition.
+#define GRAIN_SYSTEM(sym, ...) [&] { static const auto f = GRAIN_NEXT(sym); f(__VA_ARGS__); }
+
+using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and later)
+
+#define GRAIN_LAPACK_SYMBOLS(T, p)                                                                                    \
+    extern "C" void p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size l1) {            \
+        grain::lapack_api::potrf(GRAIN_COUNTER(p##potrf_), GRAIN_SYSTEM(p##potrf_, uplo, n, a, lda, info, l1), uplo, \
+                                 n, a, lda, info);                                                                    \
+    }                                                                                                                 \
+    extern "C" void p##potrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda, T* b,      \
+                              const int* ldb, int* info, size l1) {                                                   \
+        grain::lapack_api::cholesky_solve(GRAIN_COUNTER(p##potrs_),                                                   \
+                                          GRAIN_SYSTEM(p##potrs_, uplo, n, nrhs, a, lda, b, ldb, info, l1), false,    \
+                                          uplo, n, nrhs, const_cast<T*>(a), lda, b, ldb, info);                       \
+    }                                                                                                                 \
+    extern "C" void p##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b,            \
+                             const int* ldb, int* info, size l1) {                                                    \
+        grain::lapack_api::cholesky_solve(GRAIN_COUNTER(p##posv_),                                                    \
+                                          GRAIN_SYSTEM(p##posv_, uplo, n, nrhs, a, lda, b, ldb, info, l1), true,      \
+                                          uplo, n, nrhs, a, lda, b, ldb, info);                                       \
+    }                                                                                                                 \
+    extern "C" void p##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {              \
+        grain::lapack_api::getrf(GRAIN_COUNTER(p##getrf_), GRAIN_SYSTEM(p##getrf_, m, n, a, lda, ipiv, info), m, n, \
+                                 a, lda, ipiv, info);                                                                 \
+    }                                                                                                                 \
+    extern "C" void p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,          \
+                              const int* ipiv, T* b, const int* ldb, int* info, size l1) {                            \
+        grain::lapack_api::getrs(GRAIN_COUNTER(p##getrs_),                                                            \
+                                 GRAIN_SYSTEM(p##getrs_, trans, n, nrhs, a, lda, ipiv, b, ldb, info, l1), trans, n,  \
+                                 nrhs, a, lda, ipiv, b, ldb, info);                                                   \
+    }                                                                                                                 \
+    extern "C" void p##gesv_(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, const int* ldb,  \
+                             int* info) {                                                                             \
+        grain::lapack_api::gesv(GRAIN_COUNTER(p##gesv_), GRAIN_SYSTEM(p##gesv_, n, nrhs, a, lda, ipiv, b, ldb, info), \
+                                n, nrhs, a, lda, ipiv, b, ldb, info);                                                 \
+    }                                                                                                                 \
+    extern "C" void p##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,              \
+                             const T* alpha, const T* a, const int* lda, const T* b, const int* ldb, const T* beta,   \
+                             T* c, const int* ldc, size l1, size l2) {                                                \
+        grain::lapack_api::gemm(GRAIN_COUNTER(p##gemm_),                                                              \
+                                GRAIN_SYSTEM(p##gemm_, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), \
+                                ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                                \
+    }                                                                                                                 \
+    extern "C" void p##trsm_(const char* side, const char* uplo, const char* ta, const char* diag, const int* m,     \
+                             const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb, size l1, \
+                             size l2, size l3, size l4) {                                                             \
+        grain::lapack_api::trsm(                                                                                      \
+            GRAIN_COUNTER(p##trsm_),                                                                                  \
+            GRAIN_SYSTEM(p##trsm_, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4), side, uplo,   \
+            ta, diag, m, n, alpha, a, lda, b, ldb);                                                                   \
+    }                                                                                                                 \
+    extern "C" void p##syrk_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,       \
+                             const T* a, const int* lda, const T* beta, T* c, const int* ldc, size l1, size l2) {    \
+        grain::lapack_api::rank_k(GRAIN_COUNTER(p##syrk_),                                                            \
+                                  GRAIN_SYSTEM(p##syrk_, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, l1, l2),    \
+                                  false, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                             \
+    }
+
+// herk: complex only (BLAS has no real herk).
+#define GRAIN_HERK_SYMBOL(T, p)                                                                                       \
+    extern "C" void p##herk_(const char* uplo, const char* trans, const int* n, const int* k,                        \
+                             const grain::real_type<T>* alpha, const T* a, const int* lda,                           \
+                             const grain::real_type<T>* beta, T* c, const int* ldc, size l1, size l2) {             \
+        grain::lapack_api::rank_k(GRAIN_COUNTER(p##herk_),                                                            \
+                                  GRAIN_SYSTEM(p##herk_, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, l1, l2),    \
+                                  true, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                              \
+    }
+
+GRAIN_LAPACK_SYMBOLS(float, s)
+GRAIN_LAPACK_SYMBOLS(double, d)
+GRAIN_LAPACK_SYMBOLS(std::complex<float>, c)
+GRAIN_LAPACK_SYMBOLS(std::complex<double>, z)
+GRAIN_HERK_SYMBOL(std::complex<float>, c)
+GRAIN_HERK_SYMBOL(std::complex<double>, z)

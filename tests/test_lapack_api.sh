@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# libgrain_lapack under LD_PRELOAD, judged by LAPACK's own tests (Debian's liblapack-test and
+# libblas-test, LAPACK 3.11), in the four precisions, with every call through grain
+# (GRAIN_LAPACK_MIN_N=0) on small tiles, so that the test matrices span several tiles:
+# - the reference BLAS tests (xblat3*) of the level-3 routines, with their error exits;
+#   grain's gemm, trsm, syrk and herk must pass, and so must the routines grain leaves to
+#   the system (symm, trmm, ...), which the same programs test;
+# - the linear-equation tests (xlintst*) of the GE and PO paths (getrf, getrs, gesv, potrf,
+#   potrs, posv, and the system routines built on them: getri, gerfs, gesvx, ...), with
+#   their error exits, singular and badly scaled matrices;
+# - GRAIN_LAPACK_TRACE's counts: each interposed routine ran through grain, and grain's
+#   kernels reached the system's LAPACK (nested calls), never grain again;
+# - with the default GRAIN_LAPACK_MIN_N the small calls of the BLAS test go to the system
+#   and the runtime never starts.
+# Usage: tests/test_lapack_api.sh path/to/libgrain_lapack.so   (exit 77: skipped; a failure
+# instead with GRAIN_REQUIRE_LAPACK_TESTS set)
+set -euo pipefail
+lib=$(realpath "${1:?usage: $0 path/to/libgrain_lapack.so}")
+lapack=/usr/lib/x86_64-linux-gnu/lapack blas=/usr/lib/x86_64-linux-gnu/blas
+if [ ! -x $lapack/xlintstd ] || [ ! -x $blas/xblat3d ]; then
+  echo "skipped: LAPACK's test programs are not installed (apt-get install liblapack-test libblas-test)"
+  [ -z "${GRAIN_REQUIRE_LAPACK_TESTS:-}" ] || exit 1  # scripts/test.sh installs them
+  exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+fail() { echo "FAILED: $*"; exit 1; }
+through_grain() {  # LOG SYMBOL -> the calls of SYMBOL through grain, in LOG's trace
+  sed -n "s/^grain_lapack: $2: \([0-9]*\) through grain.*/\1/p" "$1"
+}
+nested() { sed -n "s/^grain_lapack: $2: .* \([0-9]*\) nested$/\1/p" "$1"; }
+upper() { echo "$1" | tr a-z A-Z; }
+
+# The BLAS tests' input (the reference dblat3.in's format; n up to 20: 7 tiles of 3).
+blas_input() {  # p
+  local p=$1 P alphas betas routines
+  P=$(upper "$1")
+  if [ "$p" = s ] || [ "$p" = d ]; then
+    alphas="0.0 1.0 0.7" betas="0.0 1.0 1.3" routines="GEMM SYMM TRMM TRSM SYRK SYR2K"
+  else
+    alphas="(0.0,0.0) (1.0,0.0) (0.7,-0.9)" betas="(0.0,0.0) (1.0,0.0) (1.3,-1.1)"
+    routines="GEMM HEMM SYMM TRMM TRSM HERK SYRK HER2K SYR2K"
+  fi
+  printf "'%sblat3.out' NAME OF SUMMARY OUTPUT FILE\n6 UNIT NUMBER OF SUMMARY FILE\n" "$p"
+  printf "'%sBLAT3.SNAP' NAME OF SNAPSHOT OUTPUT FILE\n-1 UNIT NUMBER OF SNAPSHOT FILE\n" "$P"
+  printf "F REWIND SNAPSHOT\nF STOP ON FAILURES\nT TEST ERROR EXITS\n16.0 THRESHOLD\n"
+  printf "7 NUMBER OF VALUES OF N\n0 1 2 3 5 9 20 VALUES OF N\n"
+  printf "3 NUMBER OF VALUES OF ALPHA\n%s VALUES OF ALPHA\n3 NUMBER OF VALUES OF BETA\n%s VALUES OF BETA\n" \
+    "$alphas" "$betas"
+  for r in $routines; do printf '%-7sT\n' "$P$r"; done
+}
+
+for p in s d c z; do
+  P=$(upper $p)
+  blas_input $p > ${p}blat3.in
+  LD_PRELOAD=$lib GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=3 STARPU_SILENT=1 \
+    $blas/xblat3$p < ${p}blat3.in > ${p}blas.log 2>&1 || { tail -20 ${p}blas.log; fail "xblat3$p exited $?"; }
+  routines=$(grep -c '^[A-Z0-9]* *T$' ${p}blat3.in)
+  passed=$(grep -c 'PASSED THE COMPUTATIONAL TESTS' ${p}blat3.out || true)
+  exits=$(grep -c 'PASSED THE TESTS OF ERROR-EXITS' ${p}blat3.out || true)
+  echo "xblat3$p: $passed of $routines routines passed, $exits passed the error exits"
+  problems=$(grep -v 'PASSED THE TESTS OF ERROR-EXITS' ${p}blat3.out | grep -i 'fail\|suspect\|error' || true)
+  if [ -n "$problems" ] || [ "$passed" != "$routines" ] || [ "$exits" != "$routines" ]; then
+    echo "$problems" | head -20
+    fail "xblat3$p"
+  fi
+  symbols="${p}gemm_ ${p}trsm_ ${p}syrk_"
+  case $p in c | z) symbols="$symbols ${p}herk_" ;; esac
+  for s in $symbols; do
+    calls=$(through_grain ${p}blas.log $s)
+    [ "${calls:-0}" -gt 0 ] || fail "xblat3$p: no $s call went through grain"
+  done
+  grep '^grain_lapack' ${p}blas.log
+
+  head -16 $lapack/${p}test.in > ${p}lin.in
+  printf '%sGE   11\n%sPO    9\n' $P $P >> ${p}lin.in
+  LD_PRELOAD=$lib GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=16 STARPU_SILENT=1 \
+    $lapack/xlintst$p < ${p}lin.in > ${p}lin.out 2> ${p}lin.log || { tail -20 ${p}lin.out ${p}lin.log; fail "xlintst$p"; }
+  grep -i 'pass\|fail' ${p}lin.out
+  for path in GE PO; do
+    for what in "routines passed the tests of the error exits" "drivers passed the tests of the error exits" \
+                "All tests for $P$path routines passed the threshold" "All tests for $P$path drivers  passed the threshold"; do
+      case $what in All*) line=$what ;; *) line="$P$path $what" ;; esac
+      grep -q "$line" ${p}lin.out || fail "xlintst$p: no line '$line'"
+    done
+  done
+  ! grep -qi 'failed' ${p}lin.out || fail "xlintst$p: failures"
+  for s in getrf_ getrs_ gesv_ potrf_ potrs_ posv_; do
+    calls=$(through_grain ${p}lin.log $p$s)
+    [ "${calls:-0}" -gt 0 ] || fail "xlintst$p: no $p$s call went through grain"
+  done
+  # grain's kernels call LAPACKE, whose calls come back to these symbols from StarPU
+  # workers: they must have gone to the system's LAPACK.
+  for s in getrf_ potrf_; do
+    calls=$(nested ${p}lin.log $p$s)
+    [ "${calls:-0}" -gt 0 ] || fail "xlintst$p: grain's $p$s kernels did not reach the system's LAPACK"
+  done
+  grep '^grain_lapack' ${p}lin.log
+done
+
+# The default threshold: the BLAS test's calls (n <= 20) all go to the system, and the
+# runtime never starts.
+LD_PRELOAD=$lib GRAIN_LAPACK_TRACE=1 $blas/xblat3d < dblat3.in > default.log 2>&1 || fail "xblat3d, default threshold"
+grep -q 'PASSED THE COMPUTATIONAL TESTS' dblat3.out || fail "xblat3d, default threshold: no pass"
+grep -q '^grain_lapack: runtime never started' default.log || fail "the runtime started for calls under the threshold"
+[ "$(through_grain default.log dgemm_)" = 0 ] || fail "a dgemm_ under the threshold went through grain"
+echo "default threshold: $(grep '^grain_lapack: dgemm_' default.log)"
+echo "PASSED"
