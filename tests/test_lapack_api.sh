@@ -22,6 +22,11 @@ if [ ! -x $lapack/xlintstd ] || [ ! -x $blas/xblat3d ]; then
   [ -z "${GRAIN_REQUIRE_LAPACK_TESTS:-}" ] || exit 1  # scripts/test.sh installs them
   exit 77
 fi
+# A sanitized build (-DGRAIN_SANITIZE=ON): ASan's runtime must be loaded first, before the
+# (uninstrumented) test programs.
+preload=$lib
+asan=$(ldd "$lib" | awk '/libasan/ { print $3 }')
+[ -z "$asan" ] || preload="$asan $lib"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
@@ -54,7 +59,7 @@ blas_input() {  # p
 for p in s d c z; do
   P=$(upper $p)
   blas_input $p > ${p}blat3.in
-  LD_PRELOAD=$lib GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=3 STARPU_SILENT=1 \
+  LD_PRELOAD="$preload" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=3 STARPU_SILENT=1 \
     $blas/xblat3$p < ${p}blat3.in > ${p}blas.log 2>&1 || { tail -20 ${p}blas.log; fail "xblat3$p exited $?"; }
   routines=$(grep -c '^[A-Z0-9]* *T$' ${p}blat3.in)
   passed=$(grep -c 'PASSED THE COMPUTATIONAL TESTS' ${p}blat3.out || true)
@@ -75,7 +80,7 @@ for p in s d c z; do
 
   head -16 $lapack/${p}test.in > ${p}lin.in
   printf '%sGE   11\n%sPO    9\n' $P $P >> ${p}lin.in
-  LD_PRELOAD=$lib GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=16 STARPU_SILENT=1 \
+  LD_PRELOAD="$preload" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=16 STARPU_SILENT=1 \
     $lapack/xlintst$p < ${p}lin.in > ${p}lin.out 2> ${p}lin.log || { tail -20 ${p}lin.out ${p}lin.log; fail "xlintst$p"; }
   grep -i 'pass\|fail' ${p}lin.out
   for path in GE PO; do
@@ -101,7 +106,7 @@ done
 
 # The default threshold: the BLAS test's calls (n <= 20) all go to the system, and the
 # runtime never starts.
-LD_PRELOAD=$lib GRAIN_LAPACK_TRACE=1 $blas/xblat3d < dblat3.in > default.log 2>&1 || fail "xblat3d, default threshold"
+LD_PRELOAD="$preload" GRAIN_LAPACK_TRACE=1 $blas/xblat3d < dblat3.in > default.log 2>&1 || fail "xblat3d, default threshold"
 grep -q 'PASSED THE COMPUTATIONAL TESTS' dblat3.out || fail "xblat3d, default threshold: no pass"
 grep -q '^grain_lapack: runtime never started' default.log || fail "the runtime started for calls under the threshold"
 [ "$(through_grain default.log dgemm_)" = 0 ] || fail "a dgemm_ under the threshold went through grain"

@@ -108,8 +108,9 @@ int gesv_nopiv(Matrix<T>& A, Matrix<T>& B);
 
 // ---- LAPACK layout (column-major arrays) ----
 
-/// Tile size of the LAPACK-layout overloads: GRAIN_NB if set, else 320.
-int default_tile_size();
+/// Tile size of the LAPACK-layout overloads on a call of size `order` (its largest
+/// dimension): GRAIN_NB if set, else order / 8 in multiples of 64, within [320, 1024].
+int default_tile_size(int64_t order = 0);
 
 template <typename T>
 int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,

@@ -244,13 +244,14 @@ Request refused(int info) {
     return request;
 }
 
-// A user's column-major array as a matrix, checked under the routine's name.
+// A user's column-major array as a matrix of tile size `tile`, checked under the routine's name.
 template <typename T>
-Matrix<T> wrap(const char* routine, const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld) {
+Matrix<T> wrap(const char* routine, const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld,
+               int tile) {
     require(ld >= std::max<int64_t>(1, rows), routine, ld_name, text(ld),
             "must be >= max(1, " + text(rows) + ")");
     // Read-only arguments are only ever accessed in read mode.
-    return Matrix<T>(rows, cols, default_tile_size(), const_cast<T*>(a), ld);
+    return Matrix<T>(rows, cols, tile, const_cast<T*>(a), ld);
 }
 
 void require_size(const char* routine, const char* name, int64_t value) {
@@ -259,10 +260,15 @@ void require_size(const char* routine, const char* name, int64_t value) {
 
 }  // namespace
 
-int default_tile_size() {
+int default_tile_size(int64_t order) {
     const auto nb = detail::env_integer("grain::default_tile_size", {"GRAIN_NB"}, 1, detail::max_tile_size,
                                         "the tile size of the LAPACK-layout routines");
-    return nb ? int(nb->value) : detail::default_tile_size;
+    if (nb) return int(nb->value);
+    // About 8 tiles across, in multiples of 64, within [320, 1024]: on 2 cores 320 lost
+    // 10-20 % to OpenBLAS at n = 4096 and 8192, where 512 and 1024 come within 5-10 %
+    // (doc/results/2026-11-27-lapack-api.md).
+    const int64_t eighth = order / 8 / 64 * 64;
+    return int(std::clamp<int64_t>(eighth, detail::default_tile_size, detail::max_default_tile_size));
 }
 
 // ---- tiled matrices ----
@@ -534,10 +540,11 @@ int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T
     transa = checked<T>(routine, "transa", transa);
     transb = checked<T>(routine, "transb", transb);
     require_size(routine, "m", m), require_size(routine, "n", n), require_size(routine, "k", k);
+    const int tile = default_tile_size(std::max({m, n, k}));
     const bool na = transa == Op::NoTrans, nb = transb == Op::NoTrans;
-    const Matrix<T> A = wrap(routine, "lda", na ? m : k, na ? k : m, a, lda);
-    const Matrix<T> B = wrap(routine, "ldb", nb ? k : n, nb ? n : k, b, ldb);
-    Matrix<T> C = wrap(routine, "ldc", m, n, c, ldc);
+    const Matrix<T> A = wrap(routine, "lda", na ? m : k, na ? k : m, a, lda, tile);
+    const Matrix<T> B = wrap(routine, "ldb", nb ? k : n, nb ? n : k, b, ldb, tile);
+    Matrix<T> C = wrap(routine, "ldc", m, n, c, ldc, tile);
     return gemm(transa, transb, alpha, A, B, beta, C);
 }
 
@@ -550,9 +557,10 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
     trans = checked<T>(routine, "trans", trans);
     diag = checked(routine, "diag", diag);
     require_size(routine, "m", m), require_size(routine, "n", n);
+    const int tile = default_tile_size(std::max(m, n));
     const int64_t order = side == Side::Left ? m : n;
-    const Matrix<T> A = wrap(routine, "lda", order, order, a, lda);
-    Matrix<T> B = wrap(routine, "ldb", m, n, b, ldb);
+    const Matrix<T> A = wrap(routine, "lda", order, order, a, lda, tile);
+    Matrix<T> B = wrap(routine, "ldb", m, n, b, ldb, tile);
     return trsm(side, uplo, trans, diag, alpha, A, B);
 }
 
@@ -565,9 +573,10 @@ int rank_k(const char* routine, bool hermitian, Uplo uplo, Op trans, int64_t n, 
     uplo = checked(routine, "uplo", uplo);
     trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_size(routine, "n", n), require_size(routine, "k", k);
+    const int tile = default_tile_size(std::max(n, k));
     const bool na = trans == Op::NoTrans;
-    const Matrix<T> A = wrap(routine, "lda", na ? n : k, na ? k : n, a, lda);
-    Matrix<T> C = wrap(routine, "ldc", n, n, c, ldc);
+    const Matrix<T> A = wrap(routine, "lda", na ? n : k, na ? k : n, a, lda, tile);
+    Matrix<T> C = wrap(routine, "ldc", n, n, c, ldc, tile);
     return tiled(uplo, trans, A, C);
 }
 
@@ -590,7 +599,8 @@ template <typename T>
 int potrf(Uplo uplo, int64_t n, T* a, int64_t lda) {
     uplo = checked("grain::potrf", "uplo", uplo);
     require_size("grain::potrf", "n", n);
-    Matrix<T> A = wrap("grain::potrf", "lda", n, n, a, lda);
+    const int tile = default_tile_size(n);
+    Matrix<T> A = wrap("grain::potrf", "lda", n, n, a, lda, tile);
     return potrf(uplo, A);
 }
 
@@ -598,8 +608,9 @@ template <typename T>
 int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
     uplo = checked("grain::potrs", "uplo", uplo);
     require_size("grain::potrs", "n", n), require_size("grain::potrs", "nrhs", nrhs);
-    const Matrix<T> A = wrap("grain::potrs", "lda", n, n, a, lda);
-    Matrix<T> B = wrap("grain::potrs", "ldb", n, nrhs, b, ldb);
+    const int tile = default_tile_size(n);
+    const Matrix<T> A = wrap("grain::potrs", "lda", n, n, a, lda, tile);
+    Matrix<T> B = wrap("grain::potrs", "ldb", n, nrhs, b, ldb, tile);
     return potrs(uplo, A, B);
 }
 
@@ -607,15 +618,17 @@ template <typename T>
 int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
     uplo = checked("grain::posv", "uplo", uplo);
     require_size("grain::posv", "n", n), require_size("grain::posv", "nrhs", nrhs);
-    Matrix<T> A = wrap("grain::posv", "lda", n, n, a, lda);
-    Matrix<T> B = wrap("grain::posv", "ldb", n, nrhs, b, ldb);
+    const int tile = default_tile_size(n);
+    Matrix<T> A = wrap("grain::posv", "lda", n, n, a, lda, tile);
+    Matrix<T> B = wrap("grain::posv", "ldb", n, nrhs, b, ldb, tile);
     return posv(uplo, A, B);
 }
 
 template <typename T>
 int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
     require_size("grain::getrf", "m", m), require_size("grain::getrf", "n", n);
-    Matrix<T> A = wrap("grain::getrf", "lda", m, n, a, lda);
+    const int tile = default_tile_size(std::max(m, n));
+    Matrix<T> A = wrap("grain::getrf", "lda", m, n, a, lda, tile);
     Pivots p(std::min(m, n), ipiv);
     return getrf(A, p);
 }
@@ -624,8 +637,9 @@ template <typename T>
 int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
     trans = checked<T>("grain::getrs", "trans", trans);
     require_size("grain::getrs", "n", n), require_size("grain::getrs", "nrhs", nrhs);
-    const Matrix<T> A = wrap("grain::getrs", "lda", n, n, a, lda);
-    Matrix<T> B = wrap("grain::getrs", "ldb", n, nrhs, b, ldb);
+    const int tile = default_tile_size(n);
+    const Matrix<T> A = wrap("grain::getrs", "lda", n, n, a, lda, tile);
+    Matrix<T> B = wrap("grain::getrs", "ldb", n, nrhs, b, ldb, tile);
     // Only read: the Pivots object writes nothing unless a factorization runs on it.
     const Pivots p(n, const_cast<int*>(ipiv));
     return getrs(trans, A, p, B);
@@ -634,8 +648,9 @@ int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int*
 template <typename T>
 int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb) {
     require_size("grain::gesv", "n", n), require_size("grain::gesv", "nrhs", nrhs);
-    Matrix<T> A = wrap("grain::gesv", "lda", n, n, a, lda);
-    Matrix<T> B = wrap("grain::gesv", "ldb", n, nrhs, b, ldb);
+    const int tile = default_tile_size(n);
+    Matrix<T> A = wrap("grain::gesv", "lda", n, n, a, lda, tile);
+    Matrix<T> B = wrap("grain::gesv", "ldb", n, nrhs, b, ldb, tile);
     Pivots p(n, ipiv);
     return gesv(A, p, B);
 }
@@ -643,23 +658,26 @@ int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ld
 template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda) {
     require_size("grain::getrf_nopiv", "m", m), require_size("grain::getrf_nopiv", "n", n);
-    Matrix<T> A = wrap("grain::getrf_nopiv", "lda", m, n, a, lda);
+    const int tile = default_tile_size(std::max(m, n));
+    Matrix<T> A = wrap("grain::getrf_nopiv", "lda", m, n, a, lda, tile);
     return getrf_nopiv(A);
 }
 
 template <typename T>
 int getrs_nopiv(int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
     require_size("grain::getrs_nopiv", "n", n), require_size("grain::getrs_nopiv", "nrhs", nrhs);
-    const Matrix<T> A = wrap("grain::getrs_nopiv", "lda", n, n, a, lda);
-    Matrix<T> B = wrap("grain::getrs_nopiv", "ldb", n, nrhs, b, ldb);
+    const int tile = default_tile_size(n);
+    const Matrix<T> A = wrap("grain::getrs_nopiv", "lda", n, n, a, lda, tile);
+    Matrix<T> B = wrap("grain::getrs_nopiv", "ldb", n, nrhs, b, ldb, tile);
     return getrs_nopiv(A, B);
 }
 
 template <typename T>
 int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
     require_size("grain::gesv_nopiv", "n", n), require_size("grain::gesv_nopiv", "nrhs", nrhs);
-    Matrix<T> A = wrap("grain::gesv_nopiv", "lda", n, n, a, lda);
-    Matrix<T> B = wrap("grain::gesv_nopiv", "ldb", n, nrhs, b, ldb);
+    const int tile = default_tile_size(n);
+    Matrix<T> A = wrap("grain::gesv_nopiv", "lda", n, n, a, lda, tile);
+    Matrix<T> B = wrap("grain::gesv_nopiv", "ldb", n, nrhs, b, ldb, tile);
     return gesv_nopiv(A, B);
 }
 

@@ -1,0 +1,106 @@
+// libgrain_lapack linked into a program (its symbols come before the system's): calls from
+// several threads are serialized and each is right; between calls OpenBLAS has the
+// program's thread count back; an invalid argument reaches the program's own xerbla_, as
+// LAPACK reports it. ctest runs it with GRAIN_LAPACK_MIN_N=0 and GRAIN_NB=32.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "testing_drivers/checks.hpp"
+
+extern "C" {
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
+void zgetrf_(const int* m, const int* n, std::complex<double>* a, const int* lda, int* ipiv, int* info);
+void dgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k, const double* alpha,
+            const double* a, const int* lda, const double* b, const int* ldb, const double* beta, double* c,
+            const int* ldc, size_t, size_t);
+int openblas_get_num_threads(void);
+void openblas_set_num_threads(int threads);
+
+// The program's xerbla_, which LAPACK calls with the routine's name and the argument's
+// position: it records them.
+std::string xerbla_name;
+int xerbla_info = 0;
+void xerbla_(const char* name, const int* info, size_t length) {
+    xerbla_name.assign(name, strnlen(name, length));
+    while (!xerbla_name.empty() && xerbla_name.back() == ' ') xerbla_name.pop_back();
+    xerbla_info = *info;
+}
+}
+
+namespace grain::test {
+namespace {
+
+using testing::Array;
+using testing::Kind;
+
+TEST(LapackAbi, CallsFromSeveralThreadsAreRight) {
+    const int n = 150;  // 5 tiles of 32
+    std::vector<double> residuals(4, -1);
+    std::vector<int> infos(4, -1);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            testing::Random rng(uint64_t(100 + t));
+            const Array<double> A = testing::random_array<double>(n, n, Kind::Spd, rng);
+            Array<double> F = A;
+            dpotrf_("L", &n, F.data(), &n, &infos[size_t(t)], 1);
+            residuals[size_t(t)] = testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, F));
+        });
+    for (std::thread& t : threads) t.join();
+    for (int t = 0; t < 4; ++t) {
+        EXPECT_EQ(infos[size_t(t)], 0) << "thread " << t;
+        EXPECT_GE(residuals[size_t(t)], 0) << "thread " << t;
+        EXPECT_LT(residuals[size_t(t)], 60) << "thread " << t;
+    }
+}
+
+TEST(LapackAbi, OpenblasThreadsAreTheProgramsBetweenCalls) {
+    openblas_set_num_threads(2);
+    const int n = 100;
+    testing::Random rng(7);
+    const Array<double> A = testing::random_array<double>(n, n, Kind::General, rng);
+    Array<double> C(n, n);
+    const double one = 1, zero = 0;
+    dgemm_("N", "T", &n, &n, &n, &one, A.data(), &n, A.data(), &n, &zero, C.data(), &n, 1, 1);
+    EXPECT_EQ(openblas_get_num_threads(), 2);
+    Array<double> ref(n, n);
+    blas::gemm(Op::NoTrans, Op::Trans, n, n, n, 1.0, A.data(), n, A.data(), n, 0.0, ref.data(), n);
+    EXPECT_LT(testing::gemm_residual(double(testing::norm('M', testing::minus(C, ref))), 1.0,
+                                     testing::norm('M', A), testing::norm('M', A), 0.0, 0.0, n),
+              10);
+}
+
+TEST(LapackAbi, InvalidArgumentsReachTheProgramsXerbla) {
+    const int n = 40, bad_lda = 10;
+    std::vector<double> a(size_t(n) * n, 1.0);
+    int info = 0;
+    dpotrf_("X", &n, a.data(), &n, &info, 1);
+    EXPECT_EQ(xerbla_name, "DPOTRF");
+    EXPECT_EQ(xerbla_info, 1);
+    EXPECT_EQ(info, -1);
+    std::vector<std::complex<double>> z(size_t(n) * n);
+    std::vector<int> ipiv(n);
+    zgetrf_(&n, &n, z.data(), &bad_lda, ipiv.data(), &info);
+    EXPECT_EQ(xerbla_name, "ZGETRF");
+    EXPECT_EQ(xerbla_info, 4);
+    EXPECT_EQ(info, -4);
+}
+
+// A singular matrix: info is LAPACK's, the first exactly zero pivot (the zero column 13).
+TEST(LapackAbi, InfoIsLapacks) {
+    const int n = 90;
+    testing::Random rng(9);
+    Array<std::complex<double>> A = testing::random_array<std::complex<double>>(n, n, Kind::General, rng);
+    for (int i = 0; i < n; ++i) A(i, 12) = 0;
+    std::vector<int> ipiv(n);
+    int info = -1;
+    zgetrf_(&n, &n, A.data(), &n, ipiv.data(), &info);
+    EXPECT_EQ(info, 13);
+}
+
+}  // namespace
+}  // namespace grain::test
