@@ -83,3 +83,13 @@ PKG_CONFIG_PATH="$prefix/lib/pkgconfig" g++ -o "$prefix/app-pc" "$root/examples/
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs grain) -Wl,-rpath,"$prefix/lib"
 STARPU_SILENT=1 "$prefix/app-pc"
 echo "example: both builds ran and returned info 0"
+# The installed LAPACK interface finds its libgrain from where it is installed: LAPACK's
+# own GE test program through it, every call through grain.
+lin=$(mktemp)
+{ head -16 /usr/lib/x86_64-linux-gnu/lapack/dtest.in; echo "DGE   11"; } > "$lin"
+out=$(LD_PRELOAD="$prefix/lib/libgrain_lapack.so" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 STARPU_SILENT=1 \
+  /usr/lib/x86_64-linux-gnu/lapack/xlintstd < "$lin" 2>&1)
+rm -f "$lin"
+grep -q 'All tests for DGE routines passed' <<<"$out" && grep -q 'dgetrf_: [1-9][0-9]* through grain' <<<"$out" ||
+  { echo "$out" | tail -20; echo "the installed libgrain_lapack did not pass LAPACK's DGE tests" >&2; exit 1; }
+echo "installed libgrain_lapack: LAPACK's DGE tests passed through grain"
