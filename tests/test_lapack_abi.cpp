@@ -4,6 +4,9 @@
 // LAPACK reports it. ctest runs it with GRAIN_LAPACK_MIN_N=0 and GRAIN_NB=32.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -72,6 +75,27 @@ TEST(LapackAbi, OpenblasThreadsAreTheProgramsBetweenCalls) {
     EXPECT_LT(testing::gemm_residual(double(testing::norm('M', testing::minus(C, ref))), 1.0,
                                      testing::norm('M', A), testing::norm('M', A), 0.0, 0.0, n),
               10);
+}
+
+// Between calls the workers are paused: once the call's wake settles (0.2 s), the process
+// uses almost no CPU while it sleeps for 1 s (2 spinning workers would use 2 s).
+TEST(LapackAbi, WorkersRestBetweenCalls) {
+    const int n = 100;
+    testing::Random rng(8);
+    Array<double> A = testing::random_array<double>(n, n, Kind::Spd, rng);
+    int info = -1;
+    dpotrf_("U", &n, A.data(), &n, &info, 1);
+    ASSERT_EQ(info, 0);
+    const auto cpu_seconds = [] {
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+               1e-6 * double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+    };
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const double before = cpu_seconds();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    EXPECT_LT(cpu_seconds() - before, 0.2) << "CPU seconds used while the program slept for 1 s";
 }
 
 TEST(LapackAbi, InvalidArgumentsReachTheProgramsXerbla) {
