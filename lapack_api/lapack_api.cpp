@@ -116,6 +116,10 @@ public:
     template <typename F>
     std::optional<int> call(F f) {
         const std::lock_guard<std::mutex> lock(mutex_);
+        // Inside from here: a symbol called on this thread while the runtime starts or
+        // the call runs goes to the system (and never waits for this lock).
+        ++inside;
+        std::optional<int> info;
         try {
             if (!runtime_) {
                 user_threads_ = openblas_get_num_threads();
@@ -129,21 +133,16 @@ public:
             } else {
                 starpu_resume();
             }
-        } catch (const std::exception& e) {
-            warn(e);
-            return std::nullopt;
-        }
-        openblas_set_num_threads(1);  // one per worker, as the Runtime sets it
-        ++inside;
-        std::optional<int> info;
-        try {
+            openblas_set_num_threads(1);  // one per worker, as the Runtime sets it
+            // grain checks its arguments before it submits anything: if it throws, the
+            // arrays are untouched and the system's routine can still run.
             info = f();
         } catch (const std::exception& e) {
             warn(e);
         }
-        --inside;
-        starpu_pause();
+        if (runtime_) starpu_pause();
         openblas_set_num_threads(user_threads_);
+        --inside;
         return info;
     }
 
