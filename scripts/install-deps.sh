@@ -5,9 +5,10 @@ set -euo pipefail
 
 # pocl-opencl-icd: an OpenCL device on the CPU, the second memory node of the OpenclNode
 # test (Debian's StarPU has OpenCL). liblapack-test, libblas-test: LAPACK's and the
-# reference BLAS's own test programs, run through libgrain_lapack (the LapackApi test).
+# reference BLAS's own test programs, run through libgrain_lapack (the LapackApi test);
+# python3-scipy: scipy through it (the ScipyOnGrain test, examples/python).
 packages=(cmake make g++ pkg-config libstarpu-dev libglpk-dev liblapacke-dev libopenblas-dev libgtest-dev gnuplot-nox
-          pocl-opencl-icd liblapack-test libblas-test)
+          pocl-opencl-icd liblapack-test libblas-test python3-scipy)
 
 missing=()
 for package in "${packages[@]}"; do
