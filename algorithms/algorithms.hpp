@@ -35,9 +35,10 @@ template <typename T>
 void potrs(const Context& ctx, Uplo uplo, const Matrix<T>& A, const Matrix<T>& B);
 template <typename T>
 void getrf_nopiv(const Context& ctx, const Matrix<T>& A);
-// C = alpha C on the whole view, or only on its uplo triangle (whole false)
+// C = alpha C on the whole view, or only on its uplo triangle (whole false); `hermitian`
+// also makes the diagonal real (herk's C = beta C)
 template <typename T>
-void scale(const Context& ctx, bool whole, Uplo uplo, T alpha, const Matrix<T>& C);
+void scale(const Context& ctx, bool whole, Uplo uplo, T alpha, const Matrix<T>& C, bool hermitian = false);
 template <typename T>
 void getrs_nopiv(const Context& ctx, const Matrix<T>& A, const Matrix<T>& B);
 // LU with partial pivoting, its pivots in blocks of A.nb() (one per step).

@@ -16,7 +16,10 @@ void rank_k(const Context& ctx, bool hermitian, Uplo uplo, Op trans, T alpha, co
     // The op of the second factor: op(A)^H's for herk, op(A)^T's for syrk.
     const Op second = trans != Op::NoTrans ? Op::NoTrans : hermitian ? detail::conj_trans<T>() : Op::Trans;
     const int kt = trans == Op::NoTrans ? A.nt() : A.mt();
-    if (kt == 0) return scale(ctx, false, uplo, beta, C);  // C = beta C on the triangle
+    if (kt == 0) {  // C = beta C on the triangle; BLAS's herk returns at once if beta = 1
+        if (hermitian && beta == T(1)) return;
+        return scale(ctx, false, uplo, beta, C, hermitian);
+    }
     for (int n = 0; n < C.nt(); ++n) {
         // The tiles of column n inside the uplo triangle, below or above the diagonal.
         const int first = uplo == Uplo::Lower ? n + 1 : 0;

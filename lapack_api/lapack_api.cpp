@@ -58,7 +58,6 @@ public:
         counters_.back()->symbol = symbol;
         return *counters_.back();
     }
-    std::atomic<bool> runtime_started{false};  // and alive
     std::atomic<double> startup_seconds{-1};    // the Runtime's construction; -1: never started
     ~Counters() {
         const char* trace = std::getenv("GRAIN_LAPACK_TRACE");
@@ -84,6 +83,9 @@ private:
 // ---- the process's session ----
 
 thread_local int inside = 0;  // > 0 while this thread runs a call through grain
+// Set when the session ends, at exit: later calls (from other static destructors or
+// atexit handlers) are the system's. Trivially destructible, so still readable then.
+std::atomic<bool> session_over{false};
 
 // GRAIN_LAPACK_MIN_N: calls smaller than this go to the system (doc/results: the runtime's
 // cost per call dominates below it). 0 sends every valid call through grain.
@@ -116,48 +118,56 @@ public:
     template <typename F>
     std::optional<int> call(F f) {
         const std::lock_guard<std::mutex> lock(mutex_);
+        // Once the runtime could not start (the program has a Runtime of its own, or
+        // StarPU failed), calls are the system's.
+        if (failed_) return std::nullopt;
         // Inside from here: a symbol called on this thread while the runtime starts or
         // the call runs goes to the system (and never waits for this lock).
         ++inside;
+        const int program_threads = openblas_get_num_threads();  // the program may change it between calls
         std::optional<int> info;
         try {
             if (!runtime_) {
-                user_threads_ = openblas_get_num_threads();
                 RuntimeOptions options;
                 options.nancheck = 0;  // Fortran LAPACK does not check for NaN
                 const auto t0 = std::chrono::steady_clock::now();
                 runtime_ = std::make_unique<Runtime>(options);
                 Counters::get().startup_seconds =
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                Counters::get().runtime_started = true;
             } else {
                 starpu_resume();
             }
-            openblas_set_num_threads(1);  // one per worker, as the Runtime sets it
-            // grain checks its arguments before it submits anything: if it throws, the
-            // arrays are untouched and the system's routine can still run.
-            info = f();
         } catch (const std::exception& e) {
             warn(e);
+            failed_ = true;
         }
-        if (runtime_) starpu_pause();
-        openblas_set_num_threads(user_threads_);
+        if (runtime_) {
+            openblas_set_num_threads(1);  // one per worker, as the Runtime sets it
+            try {
+                // grain checks its arguments before it submits anything: if it throws, the
+                // arrays are untouched and the system's routine can still run.
+                info = f();
+            } catch (const std::exception& e) {
+                warn(e);
+            }
+            starpu_pause();
+        }
+        openblas_set_num_threads(program_threads);
         --inside;
         return info;
     }
 
     // Whether the calling thread is inside grain: a call through grain, or a StarPU worker
     // (a kernel).
-    static bool nested() {
-        return inside > 0 || (Counters::get().runtime_started && starpu_worker_get_id() >= 0);
-    }
+    // A worker of any grain Runtime: the session's, or the program's own.
+    static bool nested() { return inside > 0 || (Runtime::active() && starpu_worker_get_id() >= 0); }
 
     ~Session() {
         const std::lock_guard<std::mutex> lock(mutex_);
+        session_over = true;
         if (!runtime_) return;
         starpu_resume();
         runtime_.reset();
-        Counters::get().runtime_started = false;
     }
 
 private:
@@ -168,7 +178,7 @@ private:
     }
     std::mutex mutex_;
     std::unique_ptr<Runtime> runtime_;
-    int user_threads_ = 1;
+    bool failed_ = false;
     bool warned_ = false;
 };
 
@@ -192,7 +202,7 @@ void dispatch(Counter& c, bool grain_computes, int64_t size, int* info, G grain_
         ++c.nested;
         return system_call();
     }
-    if (grain_computes && size > 0 && size >= min_n()) {  // size 0: LAPACK's quick return
+    if (grain_computes && size > 0 && size >= min_n() && !session_over) {  // size 0: LAPACK's quick return
         if (const std::optional<int> result = Session::get().call(grain_call)) {
             ++c.grain;
             if (info) *info = *result;

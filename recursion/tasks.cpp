@@ -40,7 +40,7 @@ void refine(const Context& ctx, Kernel kernel, const TileArgs<T>& p, const Matri
         case Kernel::Herk: return algorithms::herk(ctx, p.uplo, p.transa, p.alpha, sub[0], p.beta, sub[1]);
         case Kernel::Potrf: return algorithms::potrf(ctx, p.uplo, sub[0]);
         case Kernel::GetrfNopiv: return algorithms::getrf_nopiv(ctx, sub[0]);
-        case Kernel::Scale: return algorithms::scale(ctx, p.whole_tile, p.uplo, p.alpha, sub[0]);
+        case Kernel::Scale: return algorithms::scale(ctx, p.whole_tile, p.uplo, p.alpha, sub[0], p.real_diagonal);
         case Kernel::Getrf:  // counting mode only (split_children): a split panel is refined by submit_column
             return algorithms::getrf(ctx, TileGrid<T>(sub[0]), PivotBlocks{});
         case Kernel::Laswp:  // never split (Recursion::decide)
@@ -202,9 +202,9 @@ void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
 }
 
 template <typename T>
-void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority) {
+void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority, bool real_diagonal) {
     TileArgs<T> args;
-    args.whole_tile = whole_tile, args.uplo = uplo, args.alpha = alpha;
+    args.whole_tile = whole_tile, args.uplo = uplo, args.alpha = alpha, args.real_diagonal = real_diagonal;
     submit(ctx, Kernel::Scale, args, {C}, priority);
 }
 
@@ -231,7 +231,7 @@ void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
     template void herk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
     template void potrf<T>(const Context&, Uplo, Tile<T>, int);                                        \
     template void getrf_nopiv<T>(const Context&, Tile<T>, int);                                        \
-    template void scale<T>(const Context&, bool, Uplo, T, Tile<T>, int);
+    template void scale<T>(const Context&, bool, Uplo, T, Tile<T>, int, bool);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 

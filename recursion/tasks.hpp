@@ -124,9 +124,11 @@ template <typename T>
 void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority);
 template <typename T>
 void getrf_nopiv(const Context& ctx, Tile<T> A, int priority);
-// C = alpha C on the whole tile, or on its uplo triangle only (whole_tile false)
+// C = alpha C on the whole tile, or on its uplo triangle only (whole_tile false); with
+// real_diagonal, the tile's diagonal loses its imaginary parts (herk's C = beta C)
 template <typename T>
-void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority);
+void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority,
+           bool real_diagonal = false);
 
 // The panel of step k of an LU with partial pivoting: the column of tiles `column` (its
 // first tile on the diagonal, its first row first_row of the view), pivots written to

@@ -105,7 +105,8 @@ TYPED_TEST(Lu, SingularInfoIsLapackes) {
     }
 }
 
-// getrs (both transposes) and gesv, on general matrices and on a matrix of condition
+// getrs (no transpose, transpose and conjugate transpose: Trans again in real precisions)
+// and gesv, on general matrices and on a matrix of condition
 // about 1e8 (in double; eps^-1/2 in float) with its rows shuffled: the backward error is
 // of LAPACKE's order.
 TYPED_TEST(Lu, SolvesMatchLapackesBackwardError) {
@@ -122,7 +123,7 @@ TYPED_TEST(Lu, SolvesMatchLapackesBackwardError) {
             ASSERT_EQ(blas::getrf(int(n), int(n), lapacke.data(), lapacke.ld(), lp.data()), 0);
             ASSERT_EQ(blas::getrs(Op::NoTrans, int(n), 3, lapacke.data(), lapacke.ld(), lp.data(), lapacke_x.data(), lapacke_x.ld()), 0);
             const double lapacke_error = solve_residual(Side::Left, Op::NoTrans, A, lapacke_x, T(1), B);
-            for (Op trans : {Op::NoTrans, Op::Trans}) {
+            for (Op trans : {Op::NoTrans, Op::Trans, Op::ConjTrans}) {
                 SCOPED_TRACE(::testing::Message() << "n=" << n << " trans=" << char(trans));
                 Matrix<T> tA = tiles_of(A, scales()), tB = tiles_of(B, scales());
                 Pivots ipiv(n);

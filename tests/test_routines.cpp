@@ -113,8 +113,9 @@ void rank_k_test(bool hermitian) {
                 const real_t<T> alpha = real_t<T>(0.5), beta = real_t<T>(2);
                 const Array<T> A = random_array<T>(trans == Op::NoTrans ? n : k, trans == Op::NoTrans ? k : n,
                                                    Kind::General, rng());
-                // herk reads the diagonal of C as real (its imaginary part zero), as BLAS's.
-                const Array<T> C0 = random_array<T>(n, n, hermitian ? Kind::Spd : Kind::General, rng());
+                // A diagonal with imaginary parts, which herk drops, as BLAS's does (but with
+                // k = 0 and beta = 1, where BLAS returns at once).
+                const Array<T> C0 = random_array<T>(n, n, Kind::General, rng());
                 Matrix<T> tA = tiles_of(A, scales()), tC = tiles_of(C0, scales());
                 Array<T> ref = C0;
                 if (hermitian) {

@@ -10,7 +10,8 @@
 // getrs_nopiv and gesv_nopiv check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
 // returns -i, i the array's position in the LAPACK-layout form, inputs untouched.
 // Convenience overloads take column-major arrays (LAPACK layout), as Chameleon's
-// LAPACK-layout API does; they tile with default_tile_size().
+// LAPACK-layout API does; they tile with default_tile_size(order), order the call's
+// largest dimension.
 #include <cstdint>
 
 #include "matrix.hpp"

@@ -21,6 +21,7 @@ struct TileArgs {
     Op transb = Op::NoTrans;
     Diag diag = Diag::NonUnit;
     bool whole_tile = true;  // Scale: the whole tile, or only its uplo triangle
+    bool real_diagonal = false;  // Scale: the diagonal's imaginary parts dropped (herk's C = beta C)
     T alpha = 0;
     T beta = 0;
     int64_t col_offset = 0;  // Potrf, GetrfNopiv, Getrf: global column of the tile's first column

@@ -97,6 +97,7 @@ void scale(void* buffers[], void* cl_arg) {
     for (int j = 0; j < c.cols; ++j) {
         const auto [first, last] = scaled_rows(p, j, c.rows);
         for (int i = first; i < last; ++i) x[i + int64_t(j) * c.ld] *= p.alpha;
+        if (p.real_diagonal && j < c.rows) x[j + int64_t(j) * c.ld] = std::real(x[j + int64_t(j) * c.ld]);
     }
 }
 

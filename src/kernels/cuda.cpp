@@ -360,6 +360,11 @@ void scale(void* buffers[], void* cl_arg) {
     for (int j = 0; j < c.cols; ++j) {
         const auto [first, last] = scaled_rows(p, j, c.rows);
         if (last > first) check(scal(h, last - first, p.alpha, x + first + int64_t(j) * c.ld), "cublas scal");
+        if constexpr (scalar_traits<T>::is_complex)
+            if (p.real_diagonal && j < c.rows)  // the imaginary part: the second half of the element
+                check(cudaMemsetAsync(reinterpret_cast<char*>(x + j + int64_t(j) * c.ld) + sizeof(real_t<T>), 0,
+                                      sizeof(real_t<T>), starpu_cuda_get_local_stream()),
+                      "cudaMemsetAsync (diagonal)");
     }
 }
 
