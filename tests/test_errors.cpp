@@ -136,6 +136,13 @@ TEST(Errors, LapackLayoutArguments) {
         EXPECT_NE(std::string(e.what()).find("from 1 to 65535"), std::string::npos) << e.what();
     }
     ::unsetenv("GRAIN_NB");
+    for (const char* ladder : {"32,x", "32,,16", "", "0", "-8"}) {
+        ::setenv("GRAIN_SCALES", ladder, 1);
+        if (*ladder) expect_invalid("GRAIN_SCALES", [&] { potrf(Uplo::Lower, int64_t(4), a.data(), 4); });
+    }
+    ::setenv("GRAIN_SCALES", "32,24", 1);  // not a ladder: 24 does not divide 32
+    EXPECT_THROW(potrf(Uplo::Lower, int64_t(4), a.data(), 4), grain::invalid_argument);
+    ::unsetenv("GRAIN_SCALES");
 }
 
 TEST(Errors, RuntimeOptions) {

@@ -11,7 +11,7 @@
 // returns -i, i the array's position in the LAPACK-layout form, inputs untouched.
 // Convenience overloads take column-major arrays (LAPACK layout), as Chameleon's
 // LAPACK-layout API does; they tile with default_tile_size(order), order the call's
-// largest dimension.
+// largest dimension, or on the ladder GRAIN_SCALES ("1024,512,256") if it is set.
 #include <cstdint>
 
 #include "matrix.hpp"

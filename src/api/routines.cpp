@@ -2,10 +2,12 @@
 #include "grain/routines.hpp"
 
 #include <cctype>
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "algorithms/algorithms.hpp"
 #include "grain/errors.hpp"
@@ -244,14 +246,33 @@ Request refused(int info) {
     return request;
 }
 
-// A user's column-major array as a matrix of tile size `tile`, checked under the routine's name.
+// A user's column-major array as a matrix on the ladder `scales`, checked under the
+// routine's name.
 template <typename T>
 Matrix<T> wrap(const char* routine, const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld,
-               int tile) {
+               const std::vector<int>& scales) {
     require(ld >= std::max<int64_t>(1, rows), routine, ld_name, text(ld),
             "must be >= max(1, " + text(rows) + ")");
     // Read-only arguments are only ever accessed in read mode.
-    return Matrix<T>(rows, cols, tile, const_cast<T*>(a), ld);
+    return Matrix<T>(rows, cols, scales, const_cast<T*>(a), ld);
+}
+
+// The ladder of the LAPACK-layout routines on a call of size `order`: GRAIN_SCALES (e.g.
+// "1024,512,256", largest first; the Matrix checks it) if set, else one tile size.
+std::vector<int> layout_scales(int64_t order) {
+    const auto text = detail::env_text({"GRAIN_SCALES"});
+    if (!text) return {default_tile_size(order)};
+    std::vector<int> scales;
+    for (const char* p = text->value.c_str();;) {
+        char* end = nullptr;
+        const long v = std::strtol(p, &end, 10);
+        if (end == p || v < 1 || v > detail::max_tile_size || (*end && *end != ','))
+            throw invalid_argument("grain", "GRAIN_SCALES", text->value,
+                                   "must be tile sizes separated by commas, largest first (e.g. 1024,512,256)");
+        scales.push_back(int(v));
+        if (!*end) return scales;
+        p = end + 1;
+    }
 }
 
 void require_size(const char* routine, const char* name, int64_t value) {
@@ -540,11 +561,11 @@ int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T
     transa = checked<T>(routine, "transa", transa);
     transb = checked<T>(routine, "transb", transb);
     require_size(routine, "m", m), require_size(routine, "n", n), require_size(routine, "k", k);
-    const int tile = default_tile_size(std::max({m, n, k}));
+    const std::vector<int> scales = layout_scales(std::max({m, n, k}));
     const bool na = transa == Op::NoTrans, nb = transb == Op::NoTrans;
-    const Matrix<T> A = wrap(routine, "lda", na ? m : k, na ? k : m, a, lda, tile);
-    const Matrix<T> B = wrap(routine, "ldb", nb ? k : n, nb ? n : k, b, ldb, tile);
-    Matrix<T> C = wrap(routine, "ldc", m, n, c, ldc, tile);
+    const Matrix<T> A = wrap(routine, "lda", na ? m : k, na ? k : m, a, lda, scales);
+    const Matrix<T> B = wrap(routine, "ldb", nb ? k : n, nb ? n : k, b, ldb, scales);
+    Matrix<T> C = wrap(routine, "ldc", m, n, c, ldc, scales);
     return gemm(transa, transb, alpha, A, B, beta, C);
 }
 
@@ -557,10 +578,10 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
     trans = checked<T>(routine, "trans", trans);
     diag = checked(routine, "diag", diag);
     require_size(routine, "m", m), require_size(routine, "n", n);
-    const int tile = default_tile_size(std::max(m, n));
+    const std::vector<int> scales = layout_scales(std::max(m, n));
     const int64_t order = side == Side::Left ? m : n;
-    const Matrix<T> A = wrap(routine, "lda", order, order, a, lda, tile);
-    Matrix<T> B = wrap(routine, "ldb", m, n, b, ldb, tile);
+    const Matrix<T> A = wrap(routine, "lda", order, order, a, lda, scales);
+    Matrix<T> B = wrap(routine, "ldb", m, n, b, ldb, scales);
     return trsm(side, uplo, trans, diag, alpha, A, B);
 }
 
@@ -573,10 +594,10 @@ int rank_k(const char* routine, bool hermitian, Uplo uplo, Op trans, int64_t n, 
     uplo = checked(routine, "uplo", uplo);
     trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_size(routine, "n", n), require_size(routine, "k", k);
-    const int tile = default_tile_size(std::max(n, k));
+    const std::vector<int> scales = layout_scales(std::max(n, k));
     const bool na = trans == Op::NoTrans;
-    const Matrix<T> A = wrap(routine, "lda", na ? n : k, na ? k : n, a, lda, tile);
-    Matrix<T> C = wrap(routine, "ldc", n, n, c, ldc, tile);
+    const Matrix<T> A = wrap(routine, "lda", na ? n : k, na ? k : n, a, lda, scales);
+    Matrix<T> C = wrap(routine, "ldc", n, n, c, ldc, scales);
     return tiled(uplo, trans, A, C);
 }
 
@@ -599,8 +620,8 @@ template <typename T>
 int potrf(Uplo uplo, int64_t n, T* a, int64_t lda) {
     uplo = checked("grain::potrf", "uplo", uplo);
     require_size("grain::potrf", "n", n);
-    const int tile = default_tile_size(n);
-    Matrix<T> A = wrap("grain::potrf", "lda", n, n, a, lda, tile);
+    const std::vector<int> scales = layout_scales(n);
+    Matrix<T> A = wrap("grain::potrf", "lda", n, n, a, lda, scales);
     return potrf(uplo, A);
 }
 
@@ -608,9 +629,9 @@ template <typename T>
 int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
     uplo = checked("grain::potrs", "uplo", uplo);
     require_size("grain::potrs", "n", n), require_size("grain::potrs", "nrhs", nrhs);
-    const int tile = default_tile_size(n);
-    const Matrix<T> A = wrap("grain::potrs", "lda", n, n, a, lda, tile);
-    Matrix<T> B = wrap("grain::potrs", "ldb", n, nrhs, b, ldb, tile);
+    const std::vector<int> scales = layout_scales(n);
+    const Matrix<T> A = wrap("grain::potrs", "lda", n, n, a, lda, scales);
+    Matrix<T> B = wrap("grain::potrs", "ldb", n, nrhs, b, ldb, scales);
     return potrs(uplo, A, B);
 }
 
@@ -618,17 +639,17 @@ template <typename T>
 int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
     uplo = checked("grain::posv", "uplo", uplo);
     require_size("grain::posv", "n", n), require_size("grain::posv", "nrhs", nrhs);
-    const int tile = default_tile_size(n);
-    Matrix<T> A = wrap("grain::posv", "lda", n, n, a, lda, tile);
-    Matrix<T> B = wrap("grain::posv", "ldb", n, nrhs, b, ldb, tile);
+    const std::vector<int> scales = layout_scales(n);
+    Matrix<T> A = wrap("grain::posv", "lda", n, n, a, lda, scales);
+    Matrix<T> B = wrap("grain::posv", "ldb", n, nrhs, b, ldb, scales);
     return posv(uplo, A, B);
 }
 
 template <typename T>
 int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
     require_size("grain::getrf", "m", m), require_size("grain::getrf", "n", n);
-    const int tile = default_tile_size(std::max(m, n));
-    Matrix<T> A = wrap("grain::getrf", "lda", m, n, a, lda, tile);
+    const std::vector<int> scales = layout_scales(std::max(m, n));
+    Matrix<T> A = wrap("grain::getrf", "lda", m, n, a, lda, scales);
     Pivots p(std::min(m, n), ipiv);
     return getrf(A, p);
 }
@@ -637,9 +658,9 @@ template <typename T>
 int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
     trans = checked<T>("grain::getrs", "trans", trans);
     require_size("grain::getrs", "n", n), require_size("grain::getrs", "nrhs", nrhs);
-    const int tile = default_tile_size(n);
-    const Matrix<T> A = wrap("grain::getrs", "lda", n, n, a, lda, tile);
-    Matrix<T> B = wrap("grain::getrs", "ldb", n, nrhs, b, ldb, tile);
+    const std::vector<int> scales = layout_scales(n);
+    const Matrix<T> A = wrap("grain::getrs", "lda", n, n, a, lda, scales);
+    Matrix<T> B = wrap("grain::getrs", "ldb", n, nrhs, b, ldb, scales);
     // Only read: the Pivots object writes nothing unless a factorization runs on it.
     const Pivots p(n, const_cast<int*>(ipiv));
     return getrs(trans, A, p, B);
@@ -648,9 +669,9 @@ int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int*
 template <typename T>
 int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb) {
     require_size("grain::gesv", "n", n), require_size("grain::gesv", "nrhs", nrhs);
-    const int tile = default_tile_size(n);
-    Matrix<T> A = wrap("grain::gesv", "lda", n, n, a, lda, tile);
-    Matrix<T> B = wrap("grain::gesv", "ldb", n, nrhs, b, ldb, tile);
+    const std::vector<int> scales = layout_scales(n);
+    Matrix<T> A = wrap("grain::gesv", "lda", n, n, a, lda, scales);
+    Matrix<T> B = wrap("grain::gesv", "ldb", n, nrhs, b, ldb, scales);
     Pivots p(n, ipiv);
     return gesv(A, p, B);
 }
@@ -658,26 +679,26 @@ int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ld
 template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda) {
     require_size("grain::getrf_nopiv", "m", m), require_size("grain::getrf_nopiv", "n", n);
-    const int tile = default_tile_size(std::max(m, n));
-    Matrix<T> A = wrap("grain::getrf_nopiv", "lda", m, n, a, lda, tile);
+    const std::vector<int> scales = layout_scales(std::max(m, n));
+    Matrix<T> A = wrap("grain::getrf_nopiv", "lda", m, n, a, lda, scales);
     return getrf_nopiv(A);
 }
 
 template <typename T>
 int getrs_nopiv(int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
     require_size("grain::getrs_nopiv", "n", n), require_size("grain::getrs_nopiv", "nrhs", nrhs);
-    const int tile = default_tile_size(n);
-    const Matrix<T> A = wrap("grain::getrs_nopiv", "lda", n, n, a, lda, tile);
-    Matrix<T> B = wrap("grain::getrs_nopiv", "ldb", n, nrhs, b, ldb, tile);
+    const std::vector<int> scales = layout_scales(n);
+    const Matrix<T> A = wrap("grain::getrs_nopiv", "lda", n, n, a, lda, scales);
+    Matrix<T> B = wrap("grain::getrs_nopiv", "ldb", n, nrhs, b, ldb, scales);
     return getrs_nopiv(A, B);
 }
 
 template <typename T>
 int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
     require_size("grain::gesv_nopiv", "n", n), require_size("grain::gesv_nopiv", "nrhs", nrhs);
-    const int tile = default_tile_size(n);
-    Matrix<T> A = wrap("grain::gesv_nopiv", "lda", n, n, a, lda, tile);
-    Matrix<T> B = wrap("grain::gesv_nopiv", "ldb", n, nrhs, b, ldb, tile);
+    const std::vector<int> scales = layout_scales(n);
+    Matrix<T> A = wrap("grain::gesv_nopiv", "lda", n, n, a, lda, scales);
+    Matrix<T> B = wrap("grain::gesv_nopiv", "ldb", n, nrhs, b, ldb, scales);
     return gesv_nopiv(A, B);
 }
 
