@@ -1,5 +1,6 @@
 #pragma once
 // grain: tiled dense linear algebra on the StarPU task runtime.
+#include "distribution.hpp"
 #include "errors.hpp"
 #include "matrix.hpp"
 #include "pivots.hpp"
