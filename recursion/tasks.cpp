@@ -5,10 +5,13 @@
 #include <vector>
 
 #include "algorithms/algorithms.hpp"
+#include "grain/errors.hpp"
 #include "recursion.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/mpi/distributed.hpp"
+#include "src/starpu/codelets.hpp"
 #include "src/starpu/kernel_task.hpp"
 #include "src/starpu/pivot_storage.hpp"
 
@@ -61,7 +64,7 @@ TaskSite site(Kernel kernel, const Tile<T>& out, int priority) {
 // `out` is the tile whose writers it counts and whose first column info counts from.
 template <typename T>
 void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<T>& out,
-            const starpu_data_handle_t* handles, int n, int64_t priority) {
+            const starpu_data_handle_t* handles, int n, int64_t priority, starpu_task* built = nullptr) {
     args.col_offset = ctx.col_offset + out.col_offset;
     args.request = ctx.request;
     args.counters = &ctx.recursion->counters().at(kernel, ctx.level);
@@ -70,7 +73,20 @@ void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<T>& 
     args.level = ctx.level;
     args.writers = &out.grid->writers_in_flight(out.i, out.j);
     ctx.recursion->wait_for_window();
-    insert_kernel(kernel, args, handles, n, int(priority));
+    insert_kernel(kernel, args, handles, n, int(priority), built);
+}
+
+// The sub-tiles of tile t for a split on this rank. Another rank's tile has no home
+// here to partition (StarPU 1.3 partitions on the home node): its received copy is
+// copied into a scratch tile of this rank, which the request keeps until it ends.
+template <typename T>
+Matrix<T> local_children(const Context& ctx, const Tile<T>& t) {
+    if (t.grid->is_local(t.i, t.j)) return t.children();
+    auto copy = std::make_shared<TileStorage<T>>(t.grid->tile_rows(t.i), t.grid->tile_cols(t.j), t.grid->scales());
+    const int ret = starpu_data_cpy(copy->handle(0, 0), t.handle(), 1, nullptr, nullptr);
+    if (ret != 0) throw runtime_error("grain: starpu_data_cpy failed on a received tile");
+    ctx.request->scratch.push_back(copy);
+    return MatrixAccess::view(copy->children(0, 0));
 }
 
 // The context of the algorithm a task on `out` refines into, one level down; the
@@ -93,20 +109,38 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
         ++ctx.counting[size_t(kernel)];
         return;
     }
+    // A distributed matrix's tasks run on the rank owning their output tile: every rank
+    // submits every top-level task, and StarPU-MPI moves the inputs. Only that rank
+    // decides on a split, which stays local: the others see the task whole, so no
+    // message depends on a decision (doc/distributed.md).
+    const bool distributed = out.grid->distributed() && mpi::active();
+    starpu_data_handle_t handles[max_kernel_buffers];
+    int n = 0;
+    starpu_task* built = nullptr;
+    if (distributed) {
+        for (const Tile<T>& t : tiles) handles[n++] = t.handle();
+        built = mpi::build(codelet<T>(kernel), handles, n, out.grid->owner(out.i, out.j));
+        if (!built) return mpi::after_submit(codelet<T>(kernel), handles, n, out.grid->owner(out.i, out.j));
+    }
     const Context down = below(ctx, out, priority);
     if (ctx.recursion->decide(site(kernel, out, down.top_priority))) {
+        if (built) {
+            built->destroy = 0;
+            starpu_task_destroy(built);
+        }
         // Sub-tile grids are planned on first use, the output's first (as before this
         // code was shared: the plans' order shows in the handles' addresses).
         std::vector<Matrix<T>> sub;
         sub.reserve(tiles.size());
-        for (auto t = tiles.end(); t != tiles.begin();) sub.push_back((--t)->children());
+        for (auto t = tiles.end(); t != tiles.begin();) sub.push_back(local_children(ctx, *--t));
         std::reverse(sub.begin(), sub.end());
-        return refine(down, kernel, args, sub.data());
+        refine(down, kernel, args, sub.data());
+    } else {
+        if (!distributed)
+            for (const Tile<T>& t : tiles) handles[n++] = t.handle();
+        insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority), built);
     }
-    starpu_data_handle_t handles[max_kernel_buffers];
-    int n = 0;
-    for (const Tile<T>& t : tiles) handles[n++] = t.handle();
-    insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority));
+    if (distributed) mpi::after_submit(codelet<T>(kernel), handles, n, out.grid->owner(out.i, out.j));
 }
 
 // A column task on block k of `pivots`, then a column of tiles `column` whose first row

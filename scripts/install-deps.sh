@@ -7,8 +7,10 @@ set -euo pipefail
 # test (Debian's StarPU has OpenCL). liblapack-test, libblas-test: LAPACK's and the
 # reference BLAS's own test programs, run through libgrain_lapack (the LapackApi test);
 # python3-scipy: scipy through it (the ScipyOnGrain test, examples/python).
+# libopenmpi-dev, openmpi-bin: distributed matrices over StarPU-MPI (libstarpu-dev has it),
+# tested under mpirun (the Mpi tests).
 packages=(cmake make g++ pkg-config libstarpu-dev libglpk-dev liblapacke-dev libopenblas-dev libgtest-dev gnuplot-nox
-          pocl-opencl-icd liblapack-test libblas-test python3-scipy)
+          pocl-opencl-icd liblapack-test libblas-test python3-scipy libopenmpi-dev openmpi-bin)
 
 missing=()
 for package in "${packages[@]}"; do

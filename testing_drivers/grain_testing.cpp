@@ -5,8 +5,10 @@
 #include <grain/grain.hpp>
 #include <starpu.h>
 
+#include <cmath>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -45,6 +47,22 @@ grain::RuntimeOptions runtime_options(const Options& options) {
 bool run_all(const Options& options, const Operation& operation, const std::vector<Case>& cases, CsvFile& lp_stats,
              CsvFile& trace) {
     grain::Runtime runtime(runtime_options(options));
+    // Distributed runs: every process runs every case, and rank 0 alone prints.
+    const int ranks = grain::Runtime::ranks();
+    if (options.grid_p * options.grid_q != ranks)
+        throw grain::invalid_argument("grain_testing", "-P x -Q",
+                                      std::to_string(options.grid_p) + " x " + std::to_string(options.grid_q),
+                                      "must equal the processes of the run, " + std::to_string(ranks) +
+                                          (ranks == 1 ? " (start it under mpirun for more)" : ""));
+    std::optional<grain::Distribution> grid;
+    if (ranks > 1) grid = grain::Distribution::block_cyclic(options.grid_p, options.grid_q);
+    if (grain::Runtime::rank() > 0 && !std::freopen("/dev/null", "w", stdout))
+        throw std::runtime_error("grain_testing: cannot silence the output of rank " +
+                                 std::to_string(grain::Runtime::rank()));
+    // No distributed vendor routine: --vendor prints nan there (ScaLAPACK is not a dependency).
+    Options run_options = options;
+    if (grid) run_options.vendor = false;
+    std::vector<std::function<void()>> gathers;
     if (trace.open()) runtime.set_trace(true);
     if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
     const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
@@ -72,7 +90,9 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
             progress.start("run " + std::to_string(done + 1) + " of " + std::to_string(runs) + " (" +
                            operation.name + " " + c.precision + " n=" + std::to_string(c.n) +
                            " nb=" + std::to_string(c.scales[0]) + ")");
-            const Result res = run_case(operation, Run{options, c, rng, runtime, runtime.ncpu()});
+            Result res = run_case(operation, Run{run_options, c, rng, runtime, runtime.ncpu(), grid ? &*grid : nullptr,
+                                                 &gathers});
+            if (grid && options.vendor) res.vendor_time = std::nan("");
             const bool ok = !options.check || passed(operation, res);
             all_passed = all_passed && ok;
             write_lp_stats(lp_stats, done, res.statistics);

@@ -14,6 +14,8 @@
 #include <memory>
 #include <vector>
 
+#include "distribution.hpp"
+
 namespace grain {
 
 namespace detail {
@@ -32,6 +34,13 @@ public:
     /// An m x n matrix over a user's column-major array a with leading dimension lda.
     Matrix(int64_t m, int64_t n, int nb, T* a, int64_t lda);
     Matrix(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda);
+    /// An m x n matrix distributed over the processes of a run under mpirun (a Runtime
+    /// must be alive; distribution.ranks() must equal Runtime::ranks()): each process
+    /// holds the tiles `distribution` gives it, zero-filled, and routines run each task
+    /// on the process owning the tile it writes. Every process must construct the same
+    /// distributed matrices in the same order, and call the same routines on them.
+    Matrix(int64_t m, int64_t n, int nb, const Distribution& distribution);
+    Matrix(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution);
 
     int64_t m() const { return m_; }
     int64_t n() const { return n_; }
@@ -44,8 +53,16 @@ public:
     int tile_cols(int j) const;     ///< columns of tile column j
 
     /// Copy a column-major array (leading dimension lda) into the matrix, and back.
+    /// Distributed: from_lapack copies this process's tiles only (a is the whole matrix,
+    /// read where those tiles are); to_lapack, a collective, gives every process the
+    /// whole matrix.
     void from_lapack(const T* a, int64_t lda);
     void to_lapack(T* a, int64_t lda) const;
+
+    /// Whether the matrix is distributed over several processes, and the process (rank)
+    /// holding tile (i, j) of this view (this process's rank if it is not distributed).
+    bool distributed() const;
+    int tile_rank(int i, int j) const;
 
     /// The view of tiles [i1, i2] x [j1, j2] (inclusive, as in SLATE).
     Matrix sub(int i1, int i2, int j1, int j2) const;

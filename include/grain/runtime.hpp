@@ -90,6 +90,14 @@ public:
     void set_trace(bool on);
     std::vector<TaskRecord> trace() const;
 
+    /// This process's rank among the processes an MPI launcher (mpirun) started, and
+    /// their number: a Runtime started under a launcher in a build with StarPU-MPI runs
+    /// through StarPU-MPI (0 and 1 otherwise, and when no Runtime is alive).
+    static int rank();
+    static int ranks();
+    /// Whether this build of grain has StarPU-MPI (distributed matrices).
+    static bool distributed_build();
+
     /// Whether a Runtime is alive in this process.
     static bool active();
 

@@ -10,6 +10,7 @@
 #include "src/base/constants.hpp"
 #include "src/base/scalar_traits.hpp"
 #include "src/base/simulation.hpp"
+#include "src/mpi/distributed.hpp"
 #include "src/starpu/matrix_access.hpp"
 
 namespace grain {
@@ -95,6 +96,7 @@ void for_each_tile(const Matrix<T>& A, enum starpu_data_access_mode mode, CopyTi
     for (int j = 0; j < A.nt(); ++j) {
         for (int i = 0; i < A.mt(); ++i) {
             const int si = MatrixAccess::first_tile_row(A) + i, sj = MatrixAccess::first_tile_col(A) + j;
+            if (!s.is_local(si, sj)) continue;  // another process's
             starpu_data_handle_t h = s.registered_handle(si, sj);
             if (h) starpu_data_acquire(h, mode);
             if (values) copy(i, j, s.tile_data(si, sj), s.tile_ld(si));
@@ -129,6 +131,27 @@ Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t l
 }
 
 template <typename T>
+Matrix<T>::Matrix(int64_t m, int64_t n, int nb, const Distribution& distribution)
+    : Matrix(m, n, std::vector<int>{nb}, distribution) {}
+
+template <typename T>
+Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution) {
+    check_dimensions("grain::Matrix", m, n, scales, 0, sizeof(T));
+    if (distribution.ranks() != detail::mpi::ranks())
+        throw invalid_argument("grain::Matrix", "distribution.ranks()", std::to_string(distribution.ranks()),
+                               "must equal the processes of the run, " + std::to_string(detail::mpi::ranks()) +
+                                   " (under mpirun, create the grain::Runtime first)");
+    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, std::move(scales), distribution);
+    m_ = m, n_ = n, nb_ = storage_->nb(), mt_ = storage_->mt(), nt_ = storage_->nt();
+}
+
+template <typename T>
+bool Matrix<T>::distributed() const { return storage_->distributed() && detail::mpi::active(); }
+
+template <typename T>
+int Matrix<T>::tile_rank(int i, int j) const { return storage_->owner(i0_ + i, j0_ + j); }
+
+template <typename T>
 Matrix<T>::Matrix(detail::TileStorage<T>& grid)
     : storage_(&grid, [](detail::TileStorage<T>*) {}),  // owned by its parent grid
       m_(grid.m()), n_(grid.n()), nb_(grid.nb()), mt_(grid.mt()), nt_(grid.nt()) {}
@@ -159,6 +182,25 @@ void Matrix<T>::from_lapack(const T* a, int64_t lda) {
 template <typename T>
 void Matrix<T>::to_lapack(T* a, int64_t lda) const {
     check_lda("grain::Matrix::to_lapack", "lda", lda, m_);
+    if (distributed()) {
+        // Every tile to every process (StarPU-MPI sends each once), then the copies go.
+        detail::TileStorage<T>& s = *storage_;
+        for (int j = 0; j < nt_; ++j)
+            for (int i = 0; i < mt_; ++i) detail::mpi::bring_everywhere(s.handle(i0_ + i, j0_ + j));
+        for (int j = 0; j < nt_; ++j)
+            for (int i = 0; i < mt_; ++i) {
+                starpu_data_handle_t h = s.handle(i0_ + i, j0_ + j);
+                starpu_data_acquire(h, STARPU_R);
+                const T* tile = reinterpret_cast<const T*>(starpu_matrix_get_local_ptr(h));
+                const int64_t ld = starpu_matrix_get_local_ld(h);
+                T* target = a + int64_t(i) * nb_ + int64_t(j) * nb_ * lda;
+                for (int c = 0; c < tile_cols(j); ++c)
+                    std::memcpy(target + c * lda, tile + c * ld, sizeof(T) * size_t(tile_rows(i)));
+                starpu_data_release(h);
+            }
+        detail::mpi::flush_received();
+        return;
+    }
     for_each_tile(*this, STARPU_R, [&](int i, int j, const T* tile, int64_t ld) {
         T* target = a + int64_t(i) * nb_ + int64_t(j) * nb_ * lda;
         if (target == tile && ld == lda) return;

@@ -2,8 +2,10 @@
 #include "grain/routines.hpp"
 
 #include <cctype>
+#include <functional>
 #include <cstdlib>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +21,7 @@
 #include "src/base/overlap.hpp"
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/mpi/distributed.hpp"
 #include "src/starpu/matrix_access.hpp"
 #include "src/starpu/nan_check.hpp"
 #include "src/starpu/pivot_storage.hpp"
@@ -50,15 +53,78 @@ void require_same_tiles(const char* routine, const Matrix<T>& A, const char* nam
             "another ladder", "must equal A's tile scales (one ladder per call)");
 }
 
+// A call on distributed matrices is collective. Every process checks its arguments; then,
+// before the first task, they agree: a process whose check threw takes part as it unwinds
+// (the destructor), so one process's bad argument ends the call with an error on every
+// process instead of leaving the others waiting for its messages. The processes also
+// compare a fingerprint of the call (routine, operands' shapes and ladders). The call
+// alive on this thread is the one submit() agrees for.
+class Collective {
+public:
+    template <typename T>
+    Collective(const char* routine, std::initializer_list<const Matrix<T>*> operands) : routine_(routine) {
+        distributed_ = (*operands.begin())->distributed();
+        fingerprint_ = std::hash<std::string>{}(routine);
+        for (const Matrix<T>* M : operands) {
+            if (M->distributed() != distributed_)
+                throw invalid_argument(routine, "operands", "a mix of distributed and local matrices",
+                                       "must all be distributed, or none");
+            for (int64_t v : {M->m(), M->n(), int64_t(M->nb()), int64_t(M->level()), int64_t(M->scales().size())})
+                fingerprint_ = fingerprint_ * 1099511628211u ^ uint64_t(v);
+        }
+        outer_ = current;
+        current = this;
+    }
+    ~Collective() {
+        current = outer_;
+        bool same = true;
+        if (distributed_ && !agreed_) detail::mpi::agree(false, fingerprint_, same);
+    }
+    Collective(const Collective&) = delete;
+    Collective& operator=(const Collective&) = delete;
+
+    bool distributed() const { return distributed_; }
+    // Before the call's first task; throws on every process if one failed or differs.
+    void agree() {
+        if (!distributed_ || agreed_) return;
+        agreed_ = true;
+        bool same = true;
+        if (detail::mpi::agree(true, fingerprint_, same)) return;
+        throw runtime_error(std::string(routine_) + (same ? ": another process refused its arguments"
+                                                          : ": the processes called it on different arguments"));
+    }
+    static Collective* active() { return current; }
+
+private:
+    static thread_local Collective* current;
+    const char* routine_;
+    bool distributed_ = false, agreed_ = false;
+    uint64_t fingerprint_ = 0;
+    Collective* outer_ = nullptr;
+};
+
+thread_local Collective* Collective::current = nullptr;
+
 // Runs a routine's algorithms (a function of their Context) on a new Request. Where the
 // ladder leaves tasks to split, the algorithms first run in counting mode on `A`'s
 // tiles, so that the split policy knows the call's work before its first decision.
 template <typename T, typename Algorithms>
 Request submit(const Matrix<T>& A, Algorithms algorithms) {
     detail::Recursion& recursion = detail::active_recursion("grain");
+    Collective* call = Collective::active();
+    if (A.distributed() && (!call || !call->distributed()))
+        throw runtime_error("grain: internal error: a distributed call without its agreement");
+    if (call) call->agree();
     if (A.level() + 1 < int(A.scales().size())) recursion.begin_call(detail::count_tasks(algorithms), A.nb(), A.level());
     Request request;
-    algorithms(Context{&detail::RequestAccess::state(request), &recursion, 0, 0});
+    detail::RequestState& state = detail::RequestAccess::state(request);
+    algorithms(Context{&state, &recursion, 0, 0});
+    if (A.distributed()) {
+        state.distributed = true;
+        // Copies received from other processes go once this call's tasks are done with
+        // them: the next call sees what the application wrote in between.
+        detail::mpi::flush_received();
+    }
     return request;
 }
 
@@ -80,7 +146,7 @@ int wait_for_result(Request request, const Matrix<T>& out, const Outputs&... mor
             const int i0 = MatrixAccess::first_tile_row(*M), j0 = MatrixAccess::first_tile_col(*M);
             for (int j = j0; j < j0 + M->nt(); ++j)
                 for (int i = i0; i < i0 + M->mt(); ++i)
-                    if (starpu_data_handle_t h = s.registered_handle(i, j))
+                    if (starpu_data_handle_t h = s.registered_handle(i, j); h && s.is_local(i, j))
                         starpu_data_acquire_on_node_cb(h, STARPU_MAIN_RAM, STARPU_R, release_at_home, h);
         }
     }
@@ -234,9 +300,17 @@ enum class NanCheck { No, Yes };
 template <typename T>
 int nan_info(NanCheck check, std::initializer_list<Input<T>> inputs) {
     if (check == NanCheck::No || !detail::nan_check_on()) return 0;
+    if (Collective* call = Collective::active()) call->agree();  // before any other collective
+    constexpr int64_t none = std::numeric_limits<int64_t>::max();
+    int64_t position = none;
     for (const Input<T>& in : inputs)
-        if (detail::has_nan(*in.A, in.elements)) return -in.position;
-    return 0;
+        if (detail::has_nan(*in.A, in.elements)) {
+            position = in.position;
+            break;
+        }
+    // Each process checks its own tiles; the first input with a NaN anywhere counts.
+    if (inputs.begin()->A->distributed()) position = detail::mpi::min_over_ranks(position);
+    return position == none ? 0 : -int(position);
 }
 
 // A Request that ended before any task, with a negative info.
@@ -275,6 +349,14 @@ std::vector<int> layout_scales(int64_t order) {
     }
 }
 
+// LU with partial pivoting searches pivots down a column of tiles, which a distributed
+// matrix spreads over processes: not there yet.
+template <typename T>
+void require_local(const char* routine, const Matrix<T>& A) {
+    require(!A.distributed(), routine, "A", "a distributed matrix",
+            "LU with partial pivoting runs on one process only, for now (getrf_nopiv runs distributed)");
+}
+
 void require_size(const char* routine, const char* name, int64_t value) {
     require(value >= 0, routine, name, text(value), "must be >= 0");
 }
@@ -296,6 +378,7 @@ int default_tile_size(int64_t order) {
 
 template <typename T>
 Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
+    Collective call("grain::gemm", {&A, &B, &C});
     transa = checked<T>("grain::gemm", "transa", transa);
     transb = checked<T>("grain::gemm", "transb", transb);
     check_gemm("grain::gemm", transa, transb, A, B, C);
@@ -309,6 +392,7 @@ int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, 
 
 template <typename T>
 Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
+    Collective call("grain::trsm", {&A, &B});
     side = checked("grain::trsm", "side", side);
     uplo = checked("grain::trsm", "uplo", uplo);
     trans = checked<T>("grain::trsm", "trans", trans);
@@ -328,6 +412,7 @@ namespace {
 template <typename T>
 Request rank_k_request(const char* routine, bool hermitian, Uplo uplo, Op trans, T alpha, const Matrix<T>& A,
                        T beta, Matrix<T>& C) {
+    Collective call(routine, {&A, &C});
     uplo = checked(routine, "uplo", uplo);
     trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_runtime(routine);
@@ -366,6 +451,7 @@ namespace {
 
 template <typename T>
 Request potrf_request(Uplo uplo, Matrix<T>& A, NanCheck check) {
+    Collective call("grain::potrf", {&A});
     uplo = checked("grain::potrf", "uplo", uplo);
     require_runtime("grain::potrf");
     require_square("grain::potrf", "A", A);
@@ -375,6 +461,7 @@ Request potrf_request(Uplo uplo, Matrix<T>& A, NanCheck check) {
 
 template <typename T>
 Request potrs_request(Uplo uplo, const Matrix<T>& A, Matrix<T>& B, NanCheck check) {
+    Collective call("grain::potrs", {&A, &B});
     uplo = checked("grain::potrs", "uplo", uplo);
     check_solve("grain::potrs", A, B);
     if (const int info = nan_info<T>(check, {{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}}))
@@ -384,6 +471,7 @@ Request potrs_request(Uplo uplo, const Matrix<T>& A, Matrix<T>& B, NanCheck chec
 
 template <typename T>
 Request getrf_nopiv_request(Matrix<T>& A, NanCheck check) {
+    Collective call("grain::getrf_nopiv", {&A});
     require_runtime("grain::getrf_nopiv");
     if (const int info = nan_info<T>(check, {{&A, detail::Elements::All, 3}})) return refused(info);
     return submit(A, [&](const Context& ctx) { algorithms::getrf_nopiv(ctx, A); });
@@ -391,6 +479,7 @@ Request getrf_nopiv_request(Matrix<T>& A, NanCheck check) {
 
 template <typename T>
 Request getrs_nopiv_request(const Matrix<T>& A, Matrix<T>& B, NanCheck check) {
+    Collective call("grain::getrs_nopiv", {&A, &B});
     check_solve("grain::getrs_nopiv", A, B);
     if (const int info = nan_info<T>(check, {{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
         return refused(info);
@@ -408,6 +497,8 @@ detail::PivotBlocks pivot_blocks(const char* routine, const Matrix<T>& A, const 
 
 template <typename T>
 Request getrf_request(Matrix<T>& A, Pivots& ipiv, NanCheck check) {
+    Collective call("grain::getrf", {&A});
+    require_local("grain::getrf", A);
     require_runtime("grain::getrf");
     const detail::PivotBlocks blocks = pivot_blocks("grain::getrf", A, ipiv, std::min(A.m(), A.n()));
     if (const int info = nan_info<T>(check, {{&A, detail::Elements::All, 3}})) return refused(info);
@@ -416,6 +507,8 @@ Request getrf_request(Matrix<T>& A, Pivots& ipiv, NanCheck check) {
 
 template <typename T>
 Request getrs_request(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B, NanCheck check) {
+    Collective call("grain::getrs", {&A, &B});
+    require_local("grain::getrs", A);
     trans = checked<T>("grain::getrs", "trans", trans);
     check_solve("grain::getrs", A, B);
     const detail::PivotBlocks blocks = pivot_blocks("grain::getrs", A, ipiv, A.n());
@@ -448,6 +541,8 @@ int getrs(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B) {
 
 template <typename T>
 Request gesv_async(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B) {
+    Collective call("grain::gesv", {&A, &B});
+    require_local("grain::gesv", A);
     check_solve("grain::gesv", A, B);
     const detail::PivotBlocks blocks = pivot_blocks("grain::gesv", A, ipiv, A.n());
     return submit(A, [&](const Context& ctx) {
@@ -458,6 +553,8 @@ Request gesv_async(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B) {
 
 template <typename T>
 int gesv(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B) {
+    Collective call("grain::gesv", {&A, &B});
+    require_local("grain::gesv", A);
     check_solve("grain::gesv", A, B);
     const detail::PivotBlocks blocks = pivot_blocks("grain::gesv", A, ipiv, A.n());
     if (const int info = nan_info<T>(NanCheck::Yes, {{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 6}}))
@@ -492,6 +589,7 @@ int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
+    Collective call("grain::posv", {&A, &B});
     uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
     return submit(A, [&](const Context& ctx) {
@@ -502,6 +600,7 @@ Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
+    Collective call("grain::posv", {&A, &B});
     uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
     if (const int info = nan_info<T>(NanCheck::Yes, {{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}}))
@@ -534,6 +633,7 @@ int getrs_nopiv(const Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
+    Collective call("grain::gesv_nopiv", {&A, &B});
     check_solve("grain::gesv_nopiv", A, B);
     return submit(A, [&](const Context& ctx) {
         algorithms::getrf_nopiv(ctx, A);
@@ -543,6 +643,7 @@ Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 int gesv_nopiv(Matrix<T>& A, Matrix<T>& B) {
+    Collective call("grain::gesv_nopiv", {&A, &B});
     check_solve("grain::gesv_nopiv", A, B);
     if (const int info = nan_info<T>(NanCheck::Yes, {{&A, detail::Elements::All, 3}, {&B, detail::Elements::All, 5}}))
         return info;

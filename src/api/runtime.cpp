@@ -18,6 +18,7 @@
 #include "runtime_access.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/env.hpp"
+#include "src/mpi/distributed.hpp"
 #include "src/sched/darts_policy.hpp"
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/handles.hpp"
@@ -160,11 +161,12 @@ void start_starpu(const Settings& s) {
     // starpu_init and put the caller's value back.
     const int limit = s.gpu_memory.value;
     const ScopedVariable limit_variable("STARPU_LIMIT_CUDA_MEM", limit > 0 ? std::to_string(limit) : "");
-    const int ret = starpu_init(&conf);
+    // Under an MPI launcher (in a build with StarPU-MPI), through StarPU-MPI.
+    const int ret = detail::mpi::start(conf);
     if (ret != 0) throw runtime_error(std::string("grain::Runtime: starpu_init failed: ") + std::strerror(-ret));
     const int ncpu = int(starpu_cpu_worker_get_count()), ngpu = int(starpu_cuda_worker_get_count());
     if (ncpu == 0 || (s.ngpu.value > 0 && ngpu < s.ngpu.value)) {
-        starpu_shutdown();
+        detail::mpi::stop();
         if (ncpu == 0) throw runtime_error("grain::Runtime: StarPU started no CPU worker");
         throw runtime_error("grain::Runtime: " + s.ngpu.source + " asks for " + std::to_string(s.ngpu.value) +
                             " GPUs, StarPU started " + std::to_string(ngpu));
@@ -213,7 +215,7 @@ Runtime::~Runtime() {
 #ifdef GRAIN_USE_CUDA
     if (ngpu_ > 0) detail::cuda::stop_workers();
 #endif
-    starpu_shutdown();
+    detail::mpi::stop();
     detail::set_cpu_tile_limit(0);
     detail::close_handle_registry();
     openblas_set_num_threads(saved_blas_threads_);
@@ -257,6 +259,10 @@ std::vector<std::string> Runtime::sched_policies() {
     for (starpu_sched_policy** p = starpu_sched_get_predefined_policies(); *p; ++p) names.push_back((*p)->policy_name);
     return names;
 }
+
+int Runtime::rank() { return detail::mpi::rank(); }
+int Runtime::ranks() { return detail::mpi::ranks(); }
+bool Runtime::distributed_build() { return detail::mpi::built(); }
 
 bool Runtime::active() {
     std::lock_guard<std::mutex> lock(runtime_mutex);

@@ -2,6 +2,8 @@
 // What a Request tracks: its tasks still to run, and the first failure any of them
 // reported (LAPACK info, 1-based global column).
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "grain/request.hpp"
 #include "starpu_sync.hpp"
@@ -20,6 +22,11 @@ struct RequestState {
     CondVar all_done;
     int64_t pending = 0;
     int64_t info = 0;
+    // Distributed calls: info is reduced over the ranks at wait(), a collective.
+    bool distributed = false;
+    // What the request's tasks use and nobody else keeps (local copies of other ranks'
+    // tiles that a split cut): freed with the request, once its tasks have run.
+    std::vector<std::shared_ptr<void>> scratch;
 };
 
 // The state behind a grain::Request, for the layers that submit and run its tasks.

@@ -73,11 +73,13 @@ void task_done(void* args) {
 
 template <typename T>
 void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_handle_t* handles, int nhandles,
-                   int priority) {
-    starpu_task* task = starpu_task_create();
+                   int priority, starpu_task* built) {
+    starpu_task* task = built ? built : starpu_task_create();
     task->cl = codelet<T>(kernel);
     const KernelInfo& info = kernel_info(kernel);
-    if (info.column) {
+    if (built) {
+        // StarPU-MPI set its buffers.
+    } else if (info.column) {
         // A pivot block and a column of tiles: the task gives its buffers' count and
         // modes; past STARPU_NMAXBUFS, in arrays StarPU frees with the task.
         task->nbuffers = nhandles;
@@ -99,7 +101,11 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
     }
     // StarPU frees cl_arg with free() once the task is done.
     auto* arg = static_cast<TileArgs<T>*>(std::malloc(sizeof(TileArgs<T>)));
-    if (!arg) throw std::bad_alloc();
+    if (!arg) {
+        task->destroy = 0;
+        starpu_task_destroy(task);
+        throw std::bad_alloc();
+    }
     std::memcpy(static_cast<void*>(arg), &args, sizeof args);
     arg->task = task;
     task->cl_arg = arg;
@@ -112,6 +118,8 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
     task->prologue_callback_pop_arg = arg;
     task->callback_func = task_done<T>;
     task->callback_arg = arg;
+    // One allocation, freed as cl_arg (a task StarPU-MPI built frees every argument).
+    task->callback_arg_free = task->prologue_callback_arg_free = task->prologue_callback_pop_arg_free = 0;
     ++*arg->writers;
     arg->request->task_submitted();
     const int ret = starpu_task_submit(task);
@@ -125,7 +133,7 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
 }
 
 #define GRAIN_INSTANTIATE(T) \
-    template void insert_kernel<T>(Kernel, const TileArgs<T>&, const starpu_data_handle_t*, int, int);
+    template void insert_kernel<T>(Kernel, const TileArgs<T>&, const starpu_data_handle_t*, int, int, starpu_task*);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 

@@ -11,8 +11,9 @@ namespace grain::detail {
 // Submits the kernel on `handles` (its output tile last). args.request counts the task
 // until it ends; args.counters (its kernel and level's) count it ready, started and
 // finished; args.writers (the output tile's writers_in_flight) counts it until it ends.
+// `built`: the task StarPU-MPI built on `handles` already (distributed matrices), else null.
 template <typename T>
 void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_handle_t* handles, int nhandles,
-                   int priority);
+                   int priority, starpu_task* built = nullptr);
 
 }  // namespace grain::detail

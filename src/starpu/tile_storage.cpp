@@ -8,6 +8,7 @@
 #include "grain/errors.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/simulation.hpp"
+#include "src/mpi/distributed.hpp"
 
 namespace grain::detail {
 
@@ -53,7 +54,11 @@ TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales)
       mt_(tiles_for(m, nb())), nt_(tiles_for(n, nb())), handles_(size_t(mt_) * size_t(nt_), nullptr),
       children_(handles_.size()),
       writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {
-    const size_t bytes = size_t(m) * size_t(n) * sizeof(T);
+    allocate(size_t(m) * size_t(n) * sizeof(T));
+}
+
+template <typename T>
+void TileStorage<T>::allocate(size_t bytes) {
     if (bytes == 0 || simulated) return;  // simulated: tile_data gives addresses nothing reads
     // Plain aligned memory, pinned like a user's array when tiles are registered: with
     // CUDA, starpu_malloc pins through a task, which waits forever when the workers are
@@ -63,6 +68,33 @@ TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales)
         throw runtime_error("grain::Matrix: cannot allocate " + std::to_string(bytes) + " bytes");
     std::memset(memory, 0, bytes);
     owned_ = static_cast<T*>(memory);
+}
+
+template <typename T>
+TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution)
+    : m_(m), n_(n), scales_(std::make_shared<const std::vector<int>>(std::move(scales))),
+      mt_(tiles_for(m, nb())), nt_(tiles_for(n, nb())), handles_(size_t(mt_) * size_t(nt_), nullptr),
+      children_(handles_.size()), writers_(std::make_unique<std::atomic<int>[]>(handles_.size())),
+      distribution_(std::make_unique<const Distribution>(distribution)), offsets_(handles_.size(), -1),
+      first_tag_(mpi::new_tags(int64_t(handles_.size()))) {
+    // Tile columns one after the other, as for a whole matrix, with this rank's tiles only.
+    for (int j = 0; j < nt_; ++j)
+        for (int i = 0; i < mt_; ++i)
+            if (is_local(i, j)) {
+                offsets_[index(i, j)] = local_elements_;
+                local_elements_ += int64_t(tile_rows(i)) * tile_cols(j);
+            }
+    allocate(size_t(local_elements_) * sizeof(T));
+}
+
+template <typename T>
+int TileStorage<T>::owner(int i, int j) const {
+    return distribution_ ? distribution_->rank(i, j) : mpi::rank();
+}
+
+template <typename T>
+bool TileStorage<T>::is_local(int i, int j) const {
+    return !distribution_ || distribution_->rank(i, j) == mpi::rank();
 }
 
 template <typename T>
@@ -99,6 +131,12 @@ template <typename T>
 T* TileStorage<T>::tile_data(int i, int j) const {
     const int64_t nb = this->nb();
     if (user_) return user_ + int64_t(i) * nb + int64_t(j) * nb * lda_;
+    if (distribution_) {
+        const int64_t offset = offsets_[index(i, j)];
+        if (offset < 0) return nullptr;  // another rank's
+        if (simulated) return reinterpret_cast<T*>(simulated_base + uintptr_t(offset) * sizeof(T));
+        return owned_ + offset;
+    }
     // Tile columns are stored one after the other; inside one, tiles are contiguous.
     const int64_t offset = int64_t(j) * nb * m_ + int64_t(i) * nb * tile_cols(j);
     if (simulated) return reinterpret_cast<T*>(simulated_base + uintptr_t(offset) * sizeof(T));
@@ -113,12 +151,18 @@ starpu_data_handle_t TileStorage<T>::handle(int i, int j) {
             enlist_handle_owner(this);
             enlisted_ = true;
             // With GPUs, transfers from host memory are asynchronous only if it is pinned.
-            if (starpu_cuda_worker_get_count() > 0 && m_ > 0 && n_ > 0)
+            if (starpu_cuda_worker_get_count() > 0 && base() && storage_bytes() > 0)
                 pinned_ = starpu_memory_pin(base(), storage_bytes()) == 0;
         }
-        starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tile_data(i, j)),
-                                    static_cast<uint32_t>(tile_ld(i)), static_cast<uint32_t>(tile_rows(i)),
-                                    static_cast<uint32_t>(tile_cols(j)), sizeof(T));
+        // Another rank's tile has no memory here (home node -1): StarPU-MPI receives it
+        // where a task needs it.
+        const bool local = is_local(i, j);
+        starpu_matrix_data_register(&h, local ? STARPU_MAIN_RAM : -1,
+                                    local ? reinterpret_cast<uintptr_t>(tile_data(i, j)) : 0,
+                                    static_cast<uint32_t>(local ? tile_ld(i) : tile_rows(i)),
+                                    static_cast<uint32_t>(tile_rows(i)), static_cast<uint32_t>(tile_cols(j)),
+                                    sizeof(T));
+        if (distribution_) mpi::register_tile(h, first_tag_ + int64_t(index(i, j)), owner(i, j));
         ++live_handles;
     }
     return h;
@@ -127,6 +171,8 @@ starpu_data_handle_t TileStorage<T>::handle(int i, int j) {
 template <typename T>
 TileStorage<T>& TileStorage<T>::children(int i, int j) {
     std::unique_ptr<TileStorage>& grid = children_[index(i, j)];
+    // StarPU 1.3 plans a partition on the home node; another rank's tile has none.
+    if (!is_local(i, j)) throw runtime_error("grain: internal error: a split of another rank's tile");
     if (!grid)
         grid.reset(new TileStorage(handle(i, j), tile_rows(i), tile_cols(j), scales_, level_ + 1));
     return *grid;

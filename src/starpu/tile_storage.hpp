@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "grain/distribution.hpp"
 #include "handles.hpp"
 #include "src/base/scalar_traits.hpp"
 
@@ -32,6 +33,9 @@ public:
     // The top level, with `scales` (level 0 first): owned zeroed tiles, or a user's array.
     TileStorage(int64_t m, int64_t n, std::vector<int> scales);
     TileStorage(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda);
+    // The top level of a matrix distributed over the ranks (StarPU-MPI): memory for this
+    // rank's tiles only, each tile registered with its owner and tag.
+    TileStorage(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution);
     ~TileStorage();
     TileStorage(const TileStorage&) = delete;
     TileStorage& operator=(const TileStorage&) = delete;
@@ -50,6 +54,11 @@ public:
     int64_t tile_ld(int i) const { return user_ ? lda_ : tile_rows(i); }
     // Whether the tiles are a user's column-major array (else storage of their own).
     bool over_user_array() const { return user_ != nullptr; }
+    // Distributed tiles (top level): whether there are, and the rank owning tile (i, j).
+    bool distributed() const { return distribution_ != nullptr; }
+    const Distribution* distribution() const { return distribution_.get(); }
+    int owner(int i, int j) const;
+    bool is_local(int i, int j) const;
 
     // The tile's handle: registered on first use at the top level, a plan child below
     // (single submitting thread).
@@ -72,6 +81,7 @@ private:
     // The children of tile `parent`, a rows x cols tile at level - 1.
     TileStorage(starpu_data_handle_t parent, int64_t rows, int64_t cols,
                 std::shared_ptr<const std::vector<int>> scales, int level);
+    void allocate(size_t bytes);  // owned_, zeroed
     // Cleans the plans below this grid (bottom-up, as StarPU requires), then
     // unregisters its tiles (top level) or cleans its own plan (a lower level).
     void release();
@@ -91,8 +101,13 @@ private:
     TileCut cut_{};
     bool enlisted_ = false;
     bool pinned_ = false;  // the storage (the user's array or owned_), pinned while its tiles are registered
+    std::unique_ptr<const Distribution> distribution_;
+    std::vector<int64_t> offsets_;  // distributed: each local tile's place in owned_, -1 for remote ones
+    int64_t local_elements_ = 0;    // distributed: the size of owned_
+    int64_t first_tag_ = 0;         // distributed: the StarPU-MPI tag of tile (0, 0); index() adds to it
     T* base() const { return user_ ? user_ : owned_; }
     size_t storage_bytes() const {
+        if (distribution_) return size_t(local_elements_) * sizeof(T);
         return (user_ ? size_t(lda_) * size_t(n_ - 1) + size_t(m_) : size_t(m_) * size_t(n_)) * sizeof(T);
     }
 };

@@ -39,6 +39,8 @@ const char* usage_text =
     "      --uplo L|U       triangle for potrf/potrs/posv/syrk [L]\n"
     "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
     "  -g, --gpus N         GPUs                             [GRAIN_NGPU, STARPU_NCUDA, all]\n"
+    "  -P N, -Q N           process grid under mpirun: matrices 2D block-cyclic over P x Q\n"
+    "                       processes (P Q = the processes); one result line, from rank 0 [1]\n"
     "      --gpu-mem MB     GPU memory grain may use per GPU [GRAIN_GPU_MEMORY, STARPU_LIMIT_CUDA_MEM, all]\n"
     "      --cpu-tile-limit N  largest tile side a core runs while GPUs run, 0: any\n"
     "                       [GRAIN_CPU_TILE_LIMIT, 1024]\n"
@@ -193,6 +195,10 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
         o.uplo = parse_uplo(value());
     } else if (arg == "-t" || arg == "--threads") {
         o.threads = parse_number<int>(arg, value(), 1, max_int);
+    } else if (arg == "-P") {
+        o.grid_p = parse_number<int>(arg, value(), 1, max_int);
+    } else if (arg == "-Q") {
+        o.grid_q = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "-g" || arg == "--gpus") {
         o.gpus = parse_number<int>(arg, value(), 0, max_int);
     } else if (arg == "--gpu-mem") {

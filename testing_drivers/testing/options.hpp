@@ -28,6 +28,7 @@ struct Options {
     bool human = false;
     int threads = -1;
     int gpus = -1;
+    int grid_p = 1, grid_q = 1;  // -P, -Q: process grid of a distributed run (under mpirun)
     int gpu_memory = -1;  // MiB
     int cpu_tile_limit = -1;
     std::string sched;

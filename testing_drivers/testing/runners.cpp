@@ -69,17 +69,34 @@ double timed_grain(const Run& r, Result& res, F&& f) {
 // its tiles (and pin it, with GPUs), and the view's end brings every tile home (and
 // unpins it). Made inside the timed call, so that grain's time ends with the result back
 // in host memory, and each run starts with no copy on a GPU. Inputs are only read.
+// A distributed run (-P, -Q) copies the process's tiles out of the array instead (every
+// process holds the whole array, from the same seed), and brings the whole matrix back
+// into it on every process when gather() is called, after the timed call.
 template <typename T>
-grain::Matrix<T> in_place(const Array<T>& x, const std::vector<int>& scales) {
-    return grain::Matrix<T>(x.m, x.n, scales, const_cast<T*>(x.data()), x.ld());
+grain::Matrix<T> in_place(const Run& r, const Array<T>& x) {
+    if (!r.grid) return grain::Matrix<T>(x.m, x.n, r.c.scales, const_cast<T*>(x.data()), x.ld());
+    grain::Matrix<T> M(x.m, x.n, r.c.scales, *r.grid);
+    M.from_lapack(x.data(), x.ld());
+    r.gathers->push_back([M, &x] { M.to_lapack(const_cast<T*>(x.data()), x.ld()); });
+    return M;
+}
+
+void gather(const Run& r) {
+    if (!r.grid) return;
+    const WorkersRunning running;
+    for (const auto& g : *r.gathers) g();
+    r.gathers->clear();
 }
 
 // grain's part of a run: `call` (which makes its views with in_place), timed, with the
 // workers running.
 template <typename F>
 void run_grain(const Run& r, Result& res, F&& call) {
-    const WorkersRunning running;
-    res.time = timed_grain(r, res, call);
+    {
+        const WorkersRunning running;
+        res.time = timed_grain(r, res, call);
+    }
+    gather(r);
 }
 
 // From this order on, --check measures a factorization's or gemm's residual with one random vector
@@ -100,8 +117,8 @@ Result run_gemm(const Run& r) {
     Result res;
     Array<T> C = C0;  // grain's output, in place
     run_grain(r, res, [&] {
-        grain::Matrix<T> tC = in_place(C, c.scales);
-        res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, in_place(A, c.scales), in_place(B, c.scales), beta, tC);
+        grain::Matrix<T> tC = in_place(r, C);
+        res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, in_place(r, A), in_place(r, B), beta, tC);
     });
     // The CPU product is the check's reference (but at large sizes, where one random
     // vector checks it) and, on CPU runs, the vendor's time.
@@ -136,8 +153,8 @@ Result run_trsm(const Run& r) {
     Result res;
     Array<T> X = B;  // grain's output, in place
     run_grain(r, res, [&] {
-        grain::Matrix<T> tX = in_place(X, c.scales);
-        res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, in_place(A, c.scales), tX);
+        grain::Matrix<T> tX = in_place(r, X);
+        res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, in_place(r, A), tX);
     });
     const BlasThreads blas_threads(r.threads);
     if (r.options.vendor) {
@@ -177,9 +194,9 @@ Result run_rank_k(const Run& r) {
     Result res;
     Array<T> C = C0;  // grain's output, in place
     run_grain(r, res, [&] {
-        grain::Matrix<T> tC = in_place(C, c.scales);
-        res.info = hermitian ? grain::herk(uplo, Op::NoTrans, alpha, in_place(A, c.scales), beta, tC)
-                             : grain::syrk(uplo, Op::NoTrans, T(alpha), in_place(A, c.scales), T(beta), tC);
+        grain::Matrix<T> tC = in_place(r, C);
+        res.info = hermitian ? grain::herk(uplo, Op::NoTrans, alpha, in_place(r, A), beta, tC)
+                             : grain::syrk(uplo, Op::NoTrans, T(alpha), in_place(r, A), T(beta), tC);
     });
     if (r.options.vendor || r.options.check) {
         Array<T> ref = C0;
@@ -228,11 +245,12 @@ Result run_cholesky(const Run& r) {
     Result res;
     if (op == "potrs") {  // potrs times the solve alone
         const WorkersRunning running;
-        grain::Matrix<T> tF = in_place(f.F, c.scales);
+        grain::Matrix<T> tF = in_place(r, f.F);
         res.info = grain::potrf(uplo, tF);
     }
+    gather(r);
     run_grain(r, res, [&] {
-        grain::Matrix<T> tF = in_place(f.F, c.scales), tX = in_place(f.X, c.scales);
+        grain::Matrix<T> tF = in_place(r, f.F), tX = in_place(r, f.X);
         if (op == "potrf") res.info = grain::potrf(uplo, tF);
         if (op == "potrs") res.info = std::max(res.info, grain::potrs(uplo, tF, tX));
         if (op == "posv") res.info = grain::posv(uplo, tF, tX);
@@ -270,7 +288,7 @@ Result run_lu(const Run& r) {
     Factorization<T> f(r, m, Kind::DiagonallyDominant, solve);
     Result res;
     run_grain(r, res, [&] {
-        grain::Matrix<T> tF = in_place(f.F, c.scales), tX = in_place(f.X, c.scales);
+        grain::Matrix<T> tF = in_place(r, f.F), tX = in_place(r, f.X);
         res.info = solve ? grain::gesv_nopiv(tF, tX) : grain::getrf_nopiv(tF);
     });
     const BlasThreads blas_threads(r.threads);
@@ -308,12 +326,13 @@ Result run_lu_pivoting(const Run& r) {
     Result res;
     if (op == "getrs") {
         const WorkersRunning running;
-        grain::Matrix<T> tF = in_place(f.F, c.scales);
+        grain::Matrix<T> tF = in_place(r, f.F);
         grain::Pivots p(mn, ipiv.data());
         res.info = grain::getrf(tF, p);
     }
+    gather(r);
     run_grain(r, res, [&] {
-        grain::Matrix<T> tF = in_place(f.F, c.scales), tX = in_place(f.X, c.scales);
+        grain::Matrix<T> tF = in_place(r, f.F), tX = in_place(r, f.X);
         grain::Pivots p(mn, ipiv.data());
         if (op == "getrf") res.info = grain::getrf(tF, p);
         if (op == "getrs") res.info = std::max(res.info, grain::getrs(Op::NoTrans, tF, p, tX));

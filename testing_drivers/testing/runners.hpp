@@ -4,6 +4,7 @@
 #include <grain/grain.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct Run {
     Random& rng;
     grain::Runtime& runtime;
     int threads;
+    // Distributed runs (-P, -Q under mpirun): the matrices' placement, and the outputs to
+    // bring back into the host arrays after the timed call; null otherwise.
+    const grain::Distribution* grid = nullptr;
+    std::vector<std::function<void()>>* gathers = nullptr;
 
     // Whether --vendor times the GPU baseline (cuBLAS / cuSOLVER) of this run.
     bool gpu_vendor() const { return options.vendor && runtime.ngpu() > 0; }

@@ -1,0 +1,167 @@
+#include "distributed.hpp"
+
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+#include "grain/errors.hpp"
+
+#ifdef GRAIN_USE_MPI
+#include <starpu_mpi.h>
+#endif
+
+namespace grain::detail::mpi {
+
+namespace {
+
+bool running = false;  // StarPU runs under StarPU-MPI
+int my_rank = 0, rank_count = 1;
+int64_t next_tag = 1;
+
+}  // namespace
+
+bool launched() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+        if (std::getenv(name)) return true;
+    return false;
+}
+
+bool active() { return running; }
+int rank() { return my_rank; }
+int ranks() { return rank_count; }
+
+int64_t new_tags(int64_t count) {
+    const int64_t first = next_tag;
+    next_tag += count;
+    return first;
+}
+
+#ifdef GRAIN_USE_MPI
+
+namespace {
+
+// grain's collectives run from the submitting thread while StarPU-MPI's thread makes its
+// own MPI calls: MPI must allow several threads, and grain uses a communicator of its own.
+MPI_Comm grain_comm = MPI_COMM_NULL;
+
+void finalize_at_exit() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    if (grain_comm != MPI_COMM_NULL) MPI_Comm_free(&grain_comm);
+    MPI_Finalize();
+}
+
+void initialise_mpi() {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    int provided = 0;
+    if (!initialized) {
+        if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+            throw runtime_error("grain::Runtime: MPI_Init_thread failed");
+        std::atexit(finalize_at_exit);
+    } else {
+        MPI_Query_thread(&provided);
+    }
+    if (provided < MPI_THREAD_MULTIPLE)
+        throw runtime_error("grain::Runtime: this MPI gives no MPI_THREAD_MULTIPLE, which grain's collectives "
+                            "beside StarPU-MPI's thread need");
+    if (grain_comm == MPI_COMM_NULL) MPI_Comm_dup(MPI_COMM_WORLD, &grain_comm);
+}
+
+std::vector<starpu_data_descr> descriptions(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n) {
+    std::vector<starpu_data_descr> d(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) d[size_t(i)] = {handles[i], STARPU_CODELET_GET_MODE(codelet, i)};
+    return d;
+}
+
+}  // namespace
+
+bool built() { return true; }
+
+int start(starpu_conf& conf) {
+    if (!launched()) return starpu_init(&conf);
+    initialise_mpi();
+    const int ret = starpu_mpi_init_conf(nullptr, nullptr, 0, MPI_COMM_WORLD, &conf);
+    if (ret != 0) return ret;
+    running = true;
+    starpu_mpi_comm_rank(MPI_COMM_WORLD, &my_rank);
+    starpu_mpi_comm_size(MPI_COMM_WORLD, &rank_count);
+    return 0;
+}
+
+void stop() {
+    if (!running) return starpu_shutdown();
+    starpu_mpi_shutdown();  // and StarPU, which it started
+    running = false;
+    my_rank = 0, rank_count = 1;
+}
+
+void register_tile(starpu_data_handle_t handle, int64_t tag, int owner) {
+    starpu_mpi_data_register(handle, tag, owner);
+}
+
+starpu_task* build(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor) {
+    std::vector<starpu_data_descr> d = descriptions(codelet, handles, n);
+    return starpu_mpi_task_build(MPI_COMM_WORLD, codelet, STARPU_EXECUTE_ON_NODE, executor, STARPU_DATA_MODE_ARRAY,
+                                 d.data(), n, 0);
+}
+
+void after_submit(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor) {
+    std::vector<starpu_data_descr> d = descriptions(codelet, handles, n);
+    const int ret = starpu_mpi_task_post_build(MPI_COMM_WORLD, codelet, STARPU_EXECUTE_ON_NODE, executor,
+                                               STARPU_DATA_MODE_ARRAY, d.data(), n, 0);
+    if (ret != 0) throw runtime_error("grain: starpu_mpi_task_post_build failed");
+}
+
+void flush_received() { starpu_mpi_cache_flush_all_data(MPI_COMM_WORLD); }
+
+int64_t reduce_info(int64_t info) {
+    if (!running) return info;
+    // The first failing column is the smallest positive info; argument errors are negative.
+    int64_t local[2] = {info > 0 ? info : std::numeric_limits<int64_t>::max(), info < 0 ? info : 0};
+    int64_t global[2];
+    MPI_Allreduce(local, global, 2, MPI_INT64_T, MPI_MIN, grain_comm);
+    return global[0] != std::numeric_limits<int64_t>::max() ? global[0] : global[1];
+}
+
+int64_t min_over_ranks(int64_t value) {
+    if (!running) return value;
+    int64_t global = value;
+    MPI_Allreduce(&value, &global, 1, MPI_INT64_T, MPI_MIN, grain_comm);
+    return global;
+}
+
+bool agree(bool ok, uint64_t fingerprint, bool& same) {
+    same = true;
+    if (!running) return ok;
+    uint64_t local[3] = {ok ? 0u : 1u, fingerprint, ~fingerprint}, global[3];
+    MPI_Allreduce(local, global, 3, MPI_UINT64_T, MPI_MAX, grain_comm);
+    same = global[1] == ~global[2];  // the largest fingerprint is also the smallest
+    return global[0] == 0 && same;
+}
+
+void bring_everywhere(starpu_data_handle_t handle) {
+    starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, handle);
+}
+
+#else  // one node: nothing is distributed
+
+bool built() { return false; }
+int start(starpu_conf& conf) { return starpu_init(&conf); }
+void stop() { starpu_shutdown(); }
+void register_tile(starpu_data_handle_t, int64_t, int) {}
+starpu_task* build(starpu_codelet*, const starpu_data_handle_t*, int, int) { return nullptr; }
+void after_submit(starpu_codelet*, const starpu_data_handle_t*, int, int) {}
+void flush_received() {}
+int64_t reduce_info(int64_t info) { return info; }
+int64_t min_over_ranks(int64_t value) { return value; }
+bool agree(bool ok, uint64_t, bool& same) {
+    same = true;
+    return ok;
+}
+void bring_everywhere(starpu_data_handle_t) {}
+
+#endif
+
+}  // namespace grain::detail::mpi

@@ -1,0 +1,252 @@
+// Distributed matrices over StarPU-MPI (issue 53), run by ctest under mpirun with 1, 2
+// and 4 processes: every routine that runs distributed gives the residuals it gives in
+// one process, on every process grid of the run and under every split policy; info is
+// the global first failing column, also when it sits in another process's tile and in a
+// sub-tile of a split; every placement gives the same results; one process's bad
+// argument ends the call on every process.
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "common.hpp"
+
+namespace grain::test {
+namespace {
+
+using testing::factor_residual;
+using testing::gemm_residual;
+using testing::minus;
+using testing::norm;
+using testing::solve_residual;
+using T = double;
+
+// 5 tiles of 32 and a smaller one: no grid of 2 or 4 processes divides them evenly.
+constexpr int64_t n = 170;
+const std::vector<int> ladder = {32, 16};
+
+// Every p x q grid of the run's processes.
+std::vector<Distribution> grids() {
+    std::vector<Distribution> g;
+    const int ranks = Runtime::ranks();
+    for (int p = 1; p <= ranks; ++p)
+        if (ranks % p == 0) g.push_back(Distribution::block_cyclic(p, ranks / p));
+    return g;
+}
+
+const char* const splits[] = {"none", "all", "random:0.5:1", "random:0.5:2", "random:0.5:3", "lp"};
+
+Matrix<T> distributed(const Array<T>& x, const Distribution& d) {
+    Matrix<T> M(x.m, x.n, ladder, d);
+    M.from_lapack(x.data(), x.ld());
+    return M;
+}
+
+// Runs `body` on every grid under every split policy, naming them on failure.
+void each_grid_and_split(const std::function<void(const Distribution&)>& body) {
+    for (const Distribution& d : grids())
+        for (const char* split : splits) {
+            SCOPED_TRACE(::testing::Message() << "grid " << d.p() << "x" << d.q() << " split " << split);
+            test_runtime().set_split(split);
+            body(d);
+        }
+    test_runtime().set_split("none");
+}
+
+TEST(Mpi, RunsUnderMpirun) {
+    // ctest starts this suite under mpirun: a build with StarPU-MPI must run distributed.
+    ASSERT_TRUE(Runtime::distributed_build());
+    const char* expected = std::getenv("GRAIN_TEST_RANKS");
+    ASSERT_NE(expected, nullptr);
+    EXPECT_EQ(Runtime::ranks(), std::atoi(expected));
+    EXPECT_GE(Runtime::rank(), 0);
+    EXPECT_LT(Runtime::rank(), Runtime::ranks());
+}
+
+TEST(Mpi, EachProcessHoldsItsTiles) {
+    for (const Distribution& d : grids()) {
+        const Array<T> A = random_array<T>(n, n, Kind::General, rng());
+        Matrix<T> M = distributed(A, d);
+        EXPECT_EQ(M.distributed(), Runtime::ranks() > 1 || d.ranks() == 1);
+        for (int i = 0; i < M.mt(); ++i)
+            for (int j = 0; j < M.nt(); ++j) EXPECT_EQ(M.tile_rank(i, j), d.rank(i, j));
+        // Back from every process, whole.
+        EXPECT_EQ(norm('M', minus(to_array(M), A)), 0.0);
+    }
+}
+
+TEST(Mpi, Potrf) {
+    each_grid_and_split([](const Distribution& d) {
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+            const Array<T> A = random_array<T>(n, n, Kind::Spd, rng());
+            Matrix<T> M = distributed(A, d);
+            ASSERT_EQ(potrf(uplo, M), 0);
+            EXPECT_LT(factor_residual(A, testing::cholesky_product(uplo, to_array(M))), 60);
+        }
+    });
+}
+
+TEST(Mpi, PotrsAndPosv) {
+    each_grid_and_split([](const Distribution& d) {
+        const Array<T> A = random_array<T>(n, n, Kind::Spd, rng());
+        const Array<T> B = random_array<T>(n, 40, Kind::General, rng());
+        Matrix<T> MA = distributed(A, d), MB = distributed(B, d);
+        ASSERT_EQ(potrf(Uplo::Lower, MA), 0);
+        ASSERT_EQ(potrs(Uplo::Lower, MA, MB), 0);
+        EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(MB), T(1), B), 60);
+        Matrix<T> SA = distributed(A, d), SB = distributed(B, d);
+        ASSERT_EQ(posv(Uplo::Upper, SA, SB), 0);
+        EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(SB), T(1), B), 60);
+    });
+}
+
+TEST(Mpi, GetrfGetrsGesvNopiv) {
+    each_grid_and_split([](const Distribution& d) {
+        const Array<T> A = random_array<T>(n, n, Kind::DiagonallyDominant, rng());
+        const Array<T> B = random_array<T>(n, 40, Kind::General, rng());
+        Matrix<T> MA = distributed(A, d), MB = distributed(B, d);
+        ASSERT_EQ(getrf_nopiv(MA), 0);
+        EXPECT_LT(factor_residual(A, testing::lu_product(to_array(MA))), 60);
+        ASSERT_EQ(getrs_nopiv(MA, MB), 0);
+        EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(MB), T(1), B), 60);
+        Matrix<T> SA = distributed(A, d), SB = distributed(B, d);
+        ASSERT_EQ(gesv_nopiv(SA, SB), 0);
+        EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(SB), T(1), B), 60);
+    });
+}
+
+TEST(Mpi, GemmTrsmSyrk) {
+    each_grid_and_split([](const Distribution& d) {
+        const int64_t k = 100;
+        const Array<T> A = random_array<T>(n, k, Kind::General, rng()), B = random_array<T>(n, k, Kind::General, rng());
+        const Array<T> C0 = random_array<T>(n, n, Kind::General, rng());
+        Matrix<T> MA = distributed(A, d), MB = distributed(B, d), MC = distributed(C0, d);
+        ASSERT_EQ(gemm(Op::NoTrans, Op::Trans, T(1.5), MA, MB, T(-0.5), MC), 0);
+        Array<T> ref = C0;
+        blas::gemm(Op::NoTrans, Op::Trans, int(n), int(n), int(k), T(1.5), A.data(), A.ld(), B.data(), B.ld(), T(-0.5),
+                   ref.data(), ref.ld());
+        EXPECT_LT(gemm_residual(norm('M', minus(to_array(MC), ref)), T(1.5), norm('M', A), norm('M', B), T(-0.5),
+                                norm('M', C0), k), 10);
+
+        const Array<T> L = random_array<T>(n, n, Kind::LowerTriangular, rng());
+        const Array<T> X = random_array<T>(n, 30, Kind::General, rng());
+        Matrix<T> ML = distributed(L, d), MX = distributed(X, d);
+        ASSERT_EQ(trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, T(2), ML, MX), 0);
+        EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, L, to_array(MX), T(2), X), 60);
+
+        Matrix<T> MS = distributed(C0, d);
+        ASSERT_EQ(syrk(Uplo::Lower, Op::NoTrans, T(1), MA, T(1), MS), 0);
+        Array<T> sref = C0;
+        blas::syrk(Uplo::Lower, Op::NoTrans, int(n), int(k), T(1), A.data(), A.ld(), T(1), sref.data(), sref.ld());
+        const Array<T> S = to_array(MS);
+        double error = 0;
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = j; i < n; ++i) error = std::max(error, std::abs(S(i, j) - sref(i, j)));
+        EXPECT_LT(gemm_residual(error, T(1), norm('M', A), norm('M', A), T(1), norm('M', C0), k), 10);
+    });
+}
+
+// A tile the application writes between two calls (from_lapack) is sent again: the
+// copies a call received go at its end.
+TEST(Mpi, TheNextCallSeesNewValues) {
+    for (const Distribution& d : grids()) {
+        const Array<T> A = random_array<T>(n, n, Kind::General, rng()), B = random_array<T>(n, n, Kind::General, rng());
+        Matrix<T> MA = distributed(A, d), MB = distributed(B, d), MC(n, n, ladder, d);
+        ASSERT_EQ(gemm(Op::NoTrans, Op::NoTrans, T(1), MA, MB, T(0), MC), 0);
+        const Array<T> A2 = random_array<T>(n, n, Kind::General, rng());
+        MA.from_lapack(A2.data(), A2.ld());
+        ASSERT_EQ(gemm(Op::NoTrans, Op::NoTrans, T(1), MA, MB, T(0), MC), 0);
+        Array<T> ref(n, n);
+        blas::gemm(Op::NoTrans, Op::NoTrans, int(n), int(n), int(n), T(1), A2.data(), A2.ld(), B.data(), B.ld(), T(0),
+                   ref.data(), ref.ld());
+        EXPECT_LT(gemm_residual(norm('M', minus(to_array(MC), ref)), T(1), norm('M', A2), norm('M', B), T(0), 0.0, n),
+                  10);
+    }
+}
+
+// A column whose pivot fails, in the last tile (another process's on grids of several),
+// inside a sub-tile under split "all".
+TEST(Mpi, InfoFromAnotherProcess) {
+    const int64_t bad = n - 3;  // 0-based column
+    for (const Distribution& d : grids())
+        for (const char* split : {"none", "all"}) {
+            SCOPED_TRACE(::testing::Message() << "grid " << d.p() << "x" << d.q() << " split " << split);
+            test_runtime().set_split(split);
+            Array<T> S = random_array<T>(n, n, Kind::Spd, rng());
+            S(bad, bad) = -1e6;  // not positive definite from that column on
+            Array<T> lapacke = S;
+            const int expected = blas::potrf(Uplo::Lower, int(n), lapacke.data(), lapacke.ld());
+            ASSERT_GT(expected, 0);
+            Matrix<T> MS = distributed(S, d);
+            EXPECT_EQ(potrf(Uplo::Lower, MS), expected);
+
+            // A zero row and column: U(bad, bad) = 0 exactly, with or without pivoting.
+            Array<T> G = random_array<T>(n, n, Kind::DiagonallyDominant, rng());
+            for (int64_t i = 0; i < n; ++i) G(i, bad) = G(bad, i) = 0;
+            Array<T> lu = G;
+            std::vector<lapack_int> ipiv(n);
+            ASSERT_EQ(blas::getrf(int(n), int(n), lu.data(), lu.ld(), ipiv.data()), bad + 1);
+            Matrix<T> MG = distributed(G, d);
+            EXPECT_EQ(getrf_nopiv(MG), bad + 1);
+        }
+    test_runtime().set_split("none");
+}
+
+TEST(Mpi, EveryPlacementGivesTheSameFactors) {
+    const int ranks = Runtime::ranks();
+    const Array<T> A = random_array<T>(n, n, Kind::Spd, rng());
+    Matrix<T> reference = distributed(A, Distribution::block_cyclic(1, ranks));
+    ASSERT_EQ(potrf(Uplo::Lower, reference), 0);
+    const Array<T> F = to_array(reference);
+    const Distribution placements[] = {Distribution::rows(ranks), Distribution::columns(ranks),
+                                       Distribution::random(ranks, 7),
+                                       Distribution::custom(ranks, [ranks](int64_t i, int64_t j) {
+                                           return int((i + 2 * j) % ranks);
+                                       })};
+    for (const Distribution& d : placements) {
+        Matrix<T> M = distributed(A, d);
+        ASSERT_EQ(potrf(Uplo::Lower, M), 0);
+        // The same kernels in the same order on every tile: the same bits.
+        EXPECT_EQ(norm('M', minus(to_array(M), F)), 0.0);
+    }
+}
+
+TEST(Mpi, OneProcesssBadArgumentEndsTheCallEverywhere) {
+    const Distribution d = grids().back();
+    const Array<T> A = random_array<T>(n, n, Kind::Spd, rng());
+    Matrix<T> M = distributed(A, d);
+    // The last process passes an invalid uplo: it throws invalid_argument, the others
+    // runtime_error, and none waits for the others' messages.
+    const bool bad = Runtime::rank() == Runtime::ranks() - 1;
+    try {
+        potrf(bad ? Uplo('X') : Uplo::Lower, M);
+        ADD_FAILURE() << "potrf returned";
+    } catch (const grain::invalid_argument& e) {
+        EXPECT_TRUE(bad) << e.what();
+    } catch (const grain::runtime_error& e) {
+        EXPECT_FALSE(bad) << e.what();
+        EXPECT_NE(std::string(e.what()).find("another process refused"), std::string::npos) << e.what();
+    }
+    // Different shapes on different processes are refused everywhere too: B's rows, valid
+    // on the first process, are one too few on the others (which throw first).
+    if (Runtime::ranks() > 1) {
+        Matrix<T> B(Runtime::rank() == 0 ? n : n - 1, 5, ladder, d);
+        EXPECT_ANY_THROW(potrs(Uplo::Lower, M, B));
+    }
+    // And the next call runs.
+    ASSERT_EQ(potrf(Uplo::Lower, M), 0);
+    EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(M))), 60);
+}
+
+TEST(Mpi, RefusesWhatDoesNotRunDistributed) {
+    const Distribution d = grids().back();
+    Matrix<T> M(n, n, ladder, d), local(n, n, ladder);
+    if (M.distributed()) {
+        EXPECT_THROW(potrs(Uplo::Lower, M, local), grain::invalid_argument);  // mixed
+        Pivots ipiv(n);
+        EXPECT_THROW(getrf(M, ipiv), grain::invalid_argument);
+    }
+    EXPECT_THROW(Matrix<T>(n, n, 32, Distribution::block_cyclic(1, Runtime::ranks() + 1)), grain::invalid_argument);
+}
+
+}  // namespace
+}  // namespace grain::test
