@@ -74,6 +74,52 @@ TEST(Mpi, EachProcessHoldsItsTiles) {
     }
 }
 
+// scatter_from and gather_to a root; a matrix over the application's own tiles.
+TEST(Mpi, ScatterGatherAndLocalTiles) {
+    for (const Distribution& d : grids())
+        for (int root = 0; root < Runtime::ranks(); ++root) {
+            const Array<T> A = random_array<T>(n, n, Kind::Spd, rng());
+            const bool is_root = Runtime::rank() == root;
+            Array<T> a = is_root ? A : Array<T>(1, 1);  // only root holds the array
+            Matrix<T> M(n, n, ladder, d);
+            M.scatter_from(root, a.data(), is_root ? a.ld() : 1);
+            ASSERT_EQ(potrf(Uplo::Lower, M), 0);
+            M.gather_to(root, a.data(), is_root ? a.ld() : 1);
+            if (is_root) {
+                EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, a)), 60);
+            }
+        }
+    // The application's tiles, tile-contiguous, allocated for this process's tiles only.
+    const Distribution d = grids().back();
+    const Array<T> A = random_array<T>(n, n, Kind::Spd, rng());
+    std::vector<std::vector<T>> mine;
+    const int nb = ladder[0], mt = int((n + nb - 1) / nb);
+    std::vector<T*> where(size_t(mt) * size_t(mt), nullptr);
+    for (int j = 0; j < mt; ++j)
+        for (int i = 0; i < mt; ++i) {
+            if (d.rank(i, j) != Runtime::rank()) continue;
+            const int64_t rows = std::min<int64_t>(nb, n - int64_t(i) * nb), cols = std::min<int64_t>(nb, n - int64_t(j) * nb);
+            mine.emplace_back(size_t(rows * cols));
+            for (int64_t c = 0; c < cols; ++c)
+                for (int64_t r = 0; r < rows; ++r) mine.back()[size_t(r + c * rows)] = A(i * nb + r, j * nb + c);
+            where[size_t(i + j * mt)] = mine.back().data();
+        }
+    Array<T> F;
+    {
+        Matrix<T> M(n, n, ladder, d, [&](int64_t i, int64_t j) { return where[size_t(i + j * mt)]; });
+        ASSERT_EQ(potrf(Uplo::Lower, M), 0);
+        F = to_array(M);
+        EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, F)), 60);
+    }
+    // The factor is in the application's tiles once the matrix is gone.
+    for (int j = 0; j < mt; ++j)
+        for (int i = j; i < mt; ++i)
+            if (const T* tile = where[size_t(i + j * mt)]) {
+                const int64_t rows = std::min<int64_t>(nb, n - int64_t(i) * nb);
+                EXPECT_EQ(tile[rows - 1], F(i * nb + rows - 1, j * nb)) << "tile " << i << "," << j;
+            }
+}
+
 TEST(Mpi, Potrf) {
     each_grid_and_split([](const Distribution& d) {
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {

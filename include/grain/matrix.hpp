@@ -11,6 +11,7 @@
 // unregisters the handles, which brings the data back to the storage.
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -41,6 +42,11 @@ public:
     /// distributed matrices in the same order, and call the same routines on them.
     Matrix(int64_t m, int64_t n, int nb, const Distribution& distribution);
     Matrix(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution);
+    /// The same over tiles the application holds already: local_tile(i, j) gives where
+    /// this process's tile (i, j) is, column-major with its rows (nb, fewer in the last
+    /// tile row) as leading dimension; it must outlive the matrix.
+    Matrix(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution,
+           const std::function<T*(int64_t i, int64_t j)>& local_tile);
 
     int64_t m() const { return m_; }
     int64_t n() const { return n_; }
@@ -58,6 +64,11 @@ public:
     /// whole matrix.
     void from_lapack(const T* a, int64_t lda);
     void to_lapack(T* a, int64_t lda) const;
+    /// Distributed, collectives: the whole matrix from the column-major array a on
+    /// process `root` into the processes' tiles (a is read on root only), and back into a
+    /// on root (written on root only).
+    void scatter_from(int root, const T* a, int64_t lda);
+    void gather_to(int root, T* a, int64_t lda) const;
 
     /// Whether the matrix is distributed over several processes, and the process (rank)
     /// holding tile (i, j) of this view (this process's rank if it is not distributed).

@@ -135,13 +135,18 @@ Matrix<T>::Matrix(int64_t m, int64_t n, int nb, const Distribution& distribution
     : Matrix(m, n, std::vector<int>{nb}, distribution) {}
 
 template <typename T>
-Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution) {
+Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution)
+    : Matrix(m, n, std::move(scales), distribution, nullptr) {}
+
+template <typename T>
+Matrix<T>::Matrix(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution,
+                  const std::function<T*(int64_t i, int64_t j)>& local_tile) {
     check_dimensions("grain::Matrix", m, n, scales, 0, sizeof(T));
     if (distribution.ranks() != detail::mpi::ranks())
         throw invalid_argument("grain::Matrix", "distribution.ranks()", std::to_string(distribution.ranks()),
                                "must equal the processes of the run, " + std::to_string(detail::mpi::ranks()) +
                                    " (under mpirun, create the grain::Runtime first)");
-    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, std::move(scales), distribution);
+    storage_ = std::make_shared<detail::TileStorage<T>>(m, n, std::move(scales), distribution, local_tile);
     m_ = m, n_ = n, nb_ = storage_->nb(), mt_ = storage_->mt(), nt_ = storage_->nt();
 }
 
@@ -207,6 +212,81 @@ void Matrix<T>::to_lapack(T* a, int64_t lda) const {
         for (int c = 0; c < tile_cols(j); ++c)
             std::memcpy(target + c * lda, tile + c * ld, sizeof(T) * size_t(tile_rows(i)));
     });
+}
+
+namespace {
+
+// Scatter and gather: every process walks the tiles in one order; the root sends (or
+// receives) each tile another process owns, which that process receives (or sends) in
+// the same order, so every message is awaited by exactly one call. The processes first
+// agree that root's array is valid, so that none waits for a root that threw.
+template <typename T, typename Move>
+void move_tiles(const char* routine, const Matrix<T>& A, int root, int64_t lda, enum starpu_data_access_mode mode,
+                Move move) {
+    const int me = detail::mpi::rank(), ranks = detail::mpi::ranks();
+    if (root < 0 || root >= ranks)
+        throw invalid_argument(routine, "root", std::to_string(root), "must be in [0, " + std::to_string(ranks) + ")");
+    bool same = true;
+    const bool ok = me != root || lda >= std::max<int64_t>(1, A.m());
+    if (!detail::mpi::agree(ok, 0, same)) {
+        check_lda(routine, "lda", me == root ? lda : 0, A.m());  // throws on root
+        throw runtime_error(std::string(routine) + ": the root process refused its array");
+    }
+    detail::TileStorage<T>& s = detail::MatrixAccess::storage(A);
+    const int i0 = detail::MatrixAccess::first_tile_row(A), j0 = detail::MatrixAccess::first_tile_col(A);
+    std::vector<T> buffer;
+    for (int j = 0; j < A.nt(); ++j)
+        for (int i = 0; i < A.mt(); ++i) {
+            const int owner = s.owner(i0 + i, j0 + j);
+            if (me != root && owner != me) continue;
+            const size_t elements = size_t(A.tile_rows(i)) * size_t(A.tile_cols(j));
+            const int64_t offset = int64_t(i) * A.nb() + int64_t(j) * A.nb() * lda;  // in root's array
+            if (owner == me) {
+                starpu_data_handle_t h = s.handle(i0 + i, j0 + j);
+                starpu_data_acquire(h, mode);
+                move(i, j, s.tile_data(i0 + i, j0 + j), s.tile_ld(i0 + i), offset, elements, owner);
+                starpu_data_release(h);
+            } else {
+                buffer.resize(elements);
+                move(i, j, buffer.data(), int64_t(A.tile_rows(i)), offset, elements, owner);
+            }
+        }
+}
+
+}  // namespace
+
+template <typename T>
+void Matrix<T>::scatter_from(int root, const T* a, int64_t lda) {
+    const int me = detail::mpi::rank();
+    if (!distributed()) {  // each process's own matrix: root's array is its
+        if (me == root) from_lapack(a, lda);
+        return;
+    }
+    move_tiles("grain::Matrix::scatter_from", *this, root, lda, STARPU_W,
+               [&](int i, int j, T* tile, int64_t ld, int64_t offset, size_t elements, int owner) {
+                   if (me == root)
+                       for (int c = 0; c < tile_cols(j); ++c)
+                           std::memcpy(tile + c * ld, a + offset + c * lda, sizeof(T) * size_t(tile_rows(i)));
+                   if (me == root && owner != me) detail::mpi::send(tile, elements * sizeof(T), owner);
+                   if (me != root) detail::mpi::receive(tile, elements * sizeof(T), root);
+               });
+}
+
+template <typename T>
+void Matrix<T>::gather_to(int root, T* a, int64_t lda) const {
+    const int me = detail::mpi::rank();
+    if (!distributed()) {
+        if (me == root) to_lapack(a, lda);
+        return;
+    }
+    move_tiles("grain::Matrix::gather_to", *this, root, lda, STARPU_R,
+               [&](int i, int j, T* tile, int64_t ld, int64_t offset, size_t elements, int owner) {
+                   if (me != root) detail::mpi::send(tile, elements * sizeof(T), root);
+                   if (me == root && owner != me) detail::mpi::receive(tile, elements * sizeof(T), owner);
+                   if (me == root)
+                       for (int c = 0; c < tile_cols(j); ++c)
+                           std::memcpy(a + offset + c * lda, tile + c * ld, sizeof(T) * size_t(tile_rows(i)));
+               });
 }
 
 template <typename T>

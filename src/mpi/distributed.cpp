@@ -1,5 +1,6 @@
 #include "distributed.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <vector>
@@ -145,6 +146,21 @@ void bring_everywhere(starpu_data_handle_t handle) {
     starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, handle);
 }
 
+// MPI counts are ints: a large tile goes in pieces of 1 GiB.
+constexpr size_t piece = size_t(1) << 30;
+
+void send(const void* data, size_t bytes, int destination) {
+    for (size_t done = 0; done < bytes; done += piece)
+        MPI_Send(static_cast<const char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, destination, 0,
+                 grain_comm);
+}
+
+void receive(void* data, size_t bytes, int source) {
+    for (size_t done = 0; done < bytes; done += piece)
+        MPI_Recv(static_cast<char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, source, 0, grain_comm,
+                 MPI_STATUS_IGNORE);
+}
+
 #else  // one node: nothing is distributed
 
 bool built() { return false; }
@@ -161,6 +177,8 @@ bool agree(bool ok, uint64_t, bool& same) {
     return ok;
 }
 void bring_everywhere(starpu_data_handle_t) {}
+void send(const void*, size_t, int) {}
+void receive(void*, size_t, int) {}
 
 #endif
 

@@ -56,6 +56,10 @@ int64_t min_over_ranks(int64_t value);
 // Whether every rank is ok and gave the same fingerprint of its arguments; `same` tells
 // whether the fingerprints matched.
 bool agree(bool ok, uint64_t fingerprint, bool& same);
+// Point to point on grain's communicator, from the application's thread (a matrix
+// scattered from or gathered to one rank); messages between two ranks keep their order.
+void send(const void* data, size_t bytes, int destination);
+void receive(void* data, size_t bytes, int source);
 // Brings the tile to every rank's main memory (a collective over its registration).
 void bring_everywhere(starpu_data_handle_t handle);
 

@@ -72,19 +72,37 @@ void TileStorage<T>::allocate(size_t bytes) {
 
 template <typename T>
 TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution)
+    : TileStorage(m, n, std::move(scales), distribution, nullptr) {}
+
+template <typename T>
+TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution,
+                            const std::function<T*(int64_t, int64_t)>& local_tile)
     : m_(m), n_(n), scales_(std::make_shared<const std::vector<int>>(std::move(scales))),
       mt_(tiles_for(m, nb())), nt_(tiles_for(n, nb())), handles_(size_t(mt_) * size_t(nt_), nullptr),
       children_(handles_.size()), writers_(std::make_unique<std::atomic<int>[]>(handles_.size())),
-      distribution_(std::make_unique<const Distribution>(distribution)), offsets_(handles_.size(), -1),
+      distribution_(std::make_unique<const Distribution>(distribution)), tiles_(handles_.size(), nullptr),
       first_tag_(mpi::new_tags(int64_t(handles_.size()))) {
+    if (local_tile) {
+        for (int j = 0; j < nt_; ++j)
+            for (int i = 0; i < mt_; ++i)
+                if (is_local(i, j) && !(tiles_[index(i, j)] = local_tile(i, j)))
+                    throw invalid_argument("grain::Matrix", "local_tile(" + std::to_string(i) + ", " +
+                                           std::to_string(j) + ")", "nullptr", "must point to this process's tile");
+        return;
+    }
     // Tile columns one after the other, as for a whole matrix, with this rank's tiles only.
+    std::vector<int64_t> offsets(handles_.size(), -1);
     for (int j = 0; j < nt_; ++j)
         for (int i = 0; i < mt_; ++i)
             if (is_local(i, j)) {
-                offsets_[index(i, j)] = local_elements_;
+                offsets[index(i, j)] = local_elements_;
                 local_elements_ += int64_t(tile_rows(i)) * tile_cols(j);
             }
     allocate(size_t(local_elements_) * sizeof(T));
+    for (size_t t = 0; t < offsets.size(); ++t)
+        if (offsets[t] >= 0)
+            tiles_[t] = simulated ? reinterpret_cast<T*>(simulated_base + uintptr_t(offsets[t]) * sizeof(T))
+                                  : owned_ + offsets[t];
 }
 
 template <typename T>
@@ -131,12 +149,7 @@ template <typename T>
 T* TileStorage<T>::tile_data(int i, int j) const {
     const int64_t nb = this->nb();
     if (user_) return user_ + int64_t(i) * nb + int64_t(j) * nb * lda_;
-    if (distribution_) {
-        const int64_t offset = offsets_[index(i, j)];
-        if (offset < 0) return nullptr;  // another rank's
-        if (simulated) return reinterpret_cast<T*>(simulated_base + uintptr_t(offset) * sizeof(T));
-        return owned_ + offset;
-    }
+    if (distribution_) return tiles_[index(i, j)];  // null for another rank's
     // Tile columns are stored one after the other; inside one, tiles are contiguous.
     const int64_t offset = int64_t(j) * nb * m_ + int64_t(i) * nb * tile_cols(j);
     if (simulated) return reinterpret_cast<T*>(simulated_base + uintptr_t(offset) * sizeof(T));

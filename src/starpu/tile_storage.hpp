@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,10 @@ public:
     // The top level of a matrix distributed over the ranks (StarPU-MPI): memory for this
     // rank's tiles only, each tile registered with its owner and tag.
     TileStorage(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution);
+    // The same over an application's tiles: local_tile(i, j) is where this rank's tile
+    // (i, j) is, column-major with its rows as leading dimension.
+    TileStorage(int64_t m, int64_t n, std::vector<int> scales, const Distribution& distribution,
+                const std::function<T*(int64_t i, int64_t j)>& local_tile);
     ~TileStorage();
     TileStorage(const TileStorage&) = delete;
     TileStorage& operator=(const TileStorage&) = delete;
@@ -102,8 +107,8 @@ private:
     bool enlisted_ = false;
     bool pinned_ = false;  // the storage (the user's array or owned_), pinned while its tiles are registered
     std::unique_ptr<const Distribution> distribution_;
-    std::vector<int64_t> offsets_;  // distributed: each local tile's place in owned_, -1 for remote ones
-    int64_t local_elements_ = 0;    // distributed: the size of owned_
+    std::vector<T*> tiles_;       // distributed: where each local tile is, null for remote ones
+    int64_t local_elements_ = 0;  // distributed: the size of owned_ (0 over an application's tiles)
     int64_t first_tag_ = 0;         // distributed: the StarPU-MPI tag of tile (0, 0); index() adds to it
     T* base() const { return user_ ? user_ : owned_; }
     size_t storage_bytes() const {
