@@ -10,7 +10,7 @@
 #include "src/base/constants.hpp"
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
-#include "src/mpi/distributed.hpp"
+#include "src/starpu/distributed.hpp"
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/kernel_task.hpp"
 #include "src/starpu/pivot_storage.hpp"

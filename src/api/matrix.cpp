@@ -10,7 +10,7 @@
 #include "src/base/constants.hpp"
 #include "src/base/scalar_traits.hpp"
 #include "src/base/simulation.hpp"
-#include "src/mpi/distributed.hpp"
+#include "src/starpu/distributed.hpp"
 #include "src/starpu/matrix_access.hpp"
 
 namespace grain {

@@ -1,6 +1,7 @@
 #include "grain/request.hpp"
 
 #include "src/base/request_state.hpp"
+#include "src/starpu/distributed.hpp"
 
 namespace grain {
 
@@ -20,6 +21,10 @@ Request& Request::operator=(Request&& other) noexcept {
     return *this;
 }
 
-int Request::wait() { return state_ ? state_->wait() : 0; }
+int Request::wait() {
+    if (!state_) return 0;
+    const int info = state_->wait();
+    return state_->distributed ? int(detail::mpi::reduce_info(info)) : info;
+}
 
 }  // namespace grain

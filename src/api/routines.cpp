@@ -21,7 +21,7 @@
 #include "src/base/overlap.hpp"
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
-#include "src/mpi/distributed.hpp"
+#include "src/starpu/distributed.hpp"
 #include "src/starpu/matrix_access.hpp"
 #include "src/starpu/nan_check.hpp"
 #include "src/starpu/pivot_storage.hpp"

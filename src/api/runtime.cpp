@@ -18,7 +18,7 @@
 #include "runtime_access.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/env.hpp"
-#include "src/mpi/distributed.hpp"
+#include "src/starpu/distributed.hpp"
 #include "src/sched/darts_policy.hpp"
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/handles.hpp"

@@ -1,7 +1,5 @@
 #include "request_state.hpp"
 
-#include "src/mpi/distributed.hpp"
-
 #include <limits>
 #include <string>
 
@@ -39,7 +37,6 @@ void RequestState::drain() {
 int RequestState::wait() {
     drain();
     std::lock_guard<Mutex> lock(mutex);
-    if (distributed) info = mpi::reduce_info(info);
     if (info > std::numeric_limits<int>::max())
         throw runtime_error("grain: info " + std::to_string(info) + " does not fit in an int");
     return static_cast<int>(info);

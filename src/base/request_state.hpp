@@ -22,7 +22,7 @@ struct RequestState {
     CondVar all_done;
     int64_t pending = 0;
     int64_t info = 0;
-    // Distributed calls: info is reduced over the ranks at wait(), a collective.
+    // Distributed calls: Request::wait() reduces info over the ranks, a collective.
     bool distributed = false;
     // What the request's tasks use and nobody else keeps (local copies of other ranks'
     // tiles that a split cut): freed with the request, once its tasks have run.

@@ -8,7 +8,7 @@
 #include "grain/errors.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/simulation.hpp"
-#include "src/mpi/distributed.hpp"
+#include "src/starpu/distributed.hpp"
 
 namespace grain::detail {
 

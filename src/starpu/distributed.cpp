@@ -1,5 +1,7 @@
 #include "distributed.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
@@ -83,7 +85,22 @@ bool built() { return true; }
 int start(starpu_conf& conf) {
     if (!launched()) return starpu_init(&conf);
     initialise_mpi();
+    // StarPU binds its workers from the machine's first core whatever the launcher bound
+    // the process to: every rank's first worker would share core 0. Unless the user says
+    // otherwise, StarPU keeps to the cores the launcher gave the rank (doc/distributed.md).
+    // StarPU-MPI also keeps a core for its progress thread (when the worker count is
+    // StarPU's to choose), which leaves no worker to a rank given one core: there one
+    // worker and the thread share it (STARPU_MPI_NOBIND).
+    cpu_set_t cores;
+    const bool one_core = sched_getaffinity(0, sizeof cores, &cores) == 0 && CPU_COUNT(&cores) < 2;
+    if (one_core && conf.ncpus == -1) conf.ncpus = 1;
+    const bool set_getbind = !std::getenv("STARPU_WORKERS_GETBIND");
+    const bool set_nobind = one_core && !std::getenv("STARPU_MPI_NOBIND");
+    if (set_getbind) setenv("STARPU_WORKERS_GETBIND", "1", 1);
+    if (set_nobind) setenv("STARPU_MPI_NOBIND", "1", 1);
     const int ret = starpu_mpi_init_conf(nullptr, nullptr, 0, MPI_COMM_WORLD, &conf);
+    if (set_getbind) unsetenv("STARPU_WORKERS_GETBIND");
+    if (set_nobind) unsetenv("STARPU_MPI_NOBIND");
     if (ret != 0) return ret;
     running = true;
     starpu_mpi_comm_rank(MPI_COMM_WORLD, &my_rank);
