@@ -17,6 +17,8 @@ nb=${GRAIN_BENCH_NB:-512}
 # shared-memory transport fails in containers.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 export STARPU_SILENT=1
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 rate() { "$@" 2>/dev/null | awk -F';' '$1 == "potrf" { print $12 }'; }
 run="-o potrf -n $n -b $nb"
 for r in $(seq "$rounds"); do
@@ -28,7 +30,9 @@ for r in $(seq "$rounds"); do
     echo "$r one-process-1-worker $(rate "$driver" $run -t 1)"
   }
   echo "# round $r of $rounds done" >&2
-done | tee /dev/stderr | awk '
+done >"$out"
+cat "$out"
+awk '
   { rate[$1, $2] = $3; names[$2] = 1; rounds[$1] = 1 }
   END {
     for (name in names) {
@@ -41,4 +45,4 @@ done | tee /dev/stderr | awk '
       printf "%-24s median %.3f [%.3f-%.3f] of one process with 2 workers\n", name, ratio[int((k + 1) / 2)], ratio[1], ratio[k]
       delete ratio
     }
-  }'
+  }' "$out"
