@@ -120,6 +120,45 @@ TEST(Mpi, ScatterGatherAndLocalTiles) {
             }
 }
 
+// The LAPACK-layout forms under a DistributedLayout: the arrays on the root only.
+TEST(Mpi, LapackLayoutScattersFromTheRoot) {
+    for (const Distribution& d : grids())
+        for (int root : {0, Runtime::ranks() - 1}) {
+            SCOPED_TRACE(::testing::Message() << "grid " << d.p() << "x" << d.q() << " root " << root);
+            const DistributedLayout layout(d, root);
+            const bool is_root = Runtime::rank() == root;
+            const Array<T> A = random_array<T>(n, n, Kind::Spd, rng()), B = random_array<T>(n, 9, Kind::General, rng());
+            Array<T> a = A, b = B;
+            // Only the root's arrays are used: the others pass null.
+            ASSERT_EQ(posv(Uplo::Lower, n, 9, is_root ? a.data() : nullptr, a.ld(), is_root ? b.data() : nullptr, b.ld()),
+                      0);
+            if (is_root) {
+                EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, b, T(1), B), 60);
+            }
+            const Array<T> G = random_array<T>(n, 50, Kind::General, rng());
+            Array<T> c = random_array<T>(n, n, Kind::General, rng());
+            const Array<T> C0 = c;
+            ASSERT_EQ(gemm(Op::NoTrans, Op::Trans, n, n, int64_t(50), T(1), is_root ? G.data() : nullptr, G.ld(),
+                           is_root ? G.data() : nullptr, G.ld(), T(1), is_root ? c.data() : nullptr, c.ld()),
+                      0);
+            if (is_root) {
+                Array<T> ref = C0;
+                blas::gemm(Op::NoTrans, Op::Trans, int(n), int(n), 50, T(1), G.data(), G.ld(), G.data(), G.ld(), T(1),
+                           ref.data(), ref.ld());
+                EXPECT_LT(gemm_residual(norm('M', minus(c, ref)), T(1), norm('M', G), norm('M', G), T(1),
+                                        norm('M', C0), 50), 10);
+            }
+            std::vector<int> ipiv(n);
+            EXPECT_THROW(getrf(n, n, a.data(), a.ld(), ipiv.data()), grain::invalid_argument);
+        }
+    // A bad lda on the last process alone: every process gets an error, none hangs.
+    const DistributedLayout layout(grids().back(), 0);
+    Array<T> a = random_array<T>(n, n, Kind::Spd, rng());
+    const bool bad = Runtime::rank() == Runtime::ranks() - 1;
+    EXPECT_ANY_THROW(potrf(Uplo::Lower, n, a.data(), bad ? n - 1 : a.ld()));
+    EXPECT_EQ(potrf(Uplo::Lower, n, a.data(), a.ld()), 0);
+}
+
 TEST(Mpi, Potrf) {
     each_grid_and_split([](const Distribution& d) {
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {

@@ -109,6 +109,29 @@ int gesv_nopiv(Matrix<T>& A, Matrix<T>& B);
 
 // ---- LAPACK layout (column-major arrays) ----
 
+/// While one is alive on a thread (innermost first), the LAPACK-layout routines that
+/// thread calls are distributed calls (a build with StarPU-MPI, under mpirun): every
+/// process calls them with the same arguments; the arrays are read, and the outputs
+/// written, on process `root` only (the others' pointers are not used), their tiles
+/// placed by `distribution` for the call. Argument checks are collective, as for the
+/// tiled forms. LU with partial pivoting refuses (getrf, getrs, gesv).
+class DistributedLayout {
+public:
+    explicit DistributedLayout(const Distribution& distribution, int root = 0);
+    ~DistributedLayout();
+    DistributedLayout(const DistributedLayout&) = delete;
+    DistributedLayout& operator=(const DistributedLayout&) = delete;
+    const Distribution& distribution() const { return distribution_; }
+    int root() const { return root_; }
+    /// The innermost one alive on this thread, or null.
+    static const DistributedLayout* current();
+
+private:
+    Distribution distribution_;
+    int root_;
+    const DistributedLayout* outer_;
+};
+
 /// Tile size of the LAPACK-layout overloads on a call of size `order` (its largest
 /// dimension): GRAIN_NB if set, else order / 8 in multiples of 64, within [320, 1024].
 int default_tile_size(int64_t order = 0);

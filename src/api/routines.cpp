@@ -331,6 +331,74 @@ Matrix<T> wrap(const char* routine, const char* ld_name, int64_t rows, int64_t c
     return Matrix<T>(rows, cols, scales, const_cast<T*>(a), ld);
 }
 
+// A LAPACK-layout call's arrays as matrices: wrapped in place on one process. Under a
+// DistributedLayout, distributed matrices that run() fills from the root's arrays before
+// the call and whose outputs (arrays given as T*) it brings back into the root's arrays
+// after. A distributed call is collective from its first statement: the processes agree
+// in run(), before the scatter, or in the destructor of a call that threw before (a bad
+// argument on one process), so that no process waits for another that stopped.
+template <typename T>
+class LayoutCall {
+public:
+    explicit LayoutCall(const char* routine)
+        : routine_(routine), layout_(DistributedLayout::current()), fingerprint_(std::hash<std::string>{}(routine)) {}
+    ~LayoutCall() {
+        bool same = true;
+        if (layout_ && !agreed_) detail::mpi::agree(false, fingerprint_, same);
+    }
+    LayoutCall(const LayoutCall&) = delete;
+    LayoutCall& operator=(const LayoutCall&) = delete;
+
+    Matrix<T> wrap(const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld,
+                   const std::vector<int>& scales) {
+        return place(ld_name, rows, cols, a, ld, scales, false);
+    }
+    Matrix<T> wrap(const char* ld_name, int64_t rows, int64_t cols, T* a, int64_t ld, const std::vector<int>& scales) {
+        return place(ld_name, rows, cols, a, ld, scales, true);
+    }
+
+    template <typename Call>
+    int run(Call call) {
+        if (layout_) {
+            agreed_ = true;
+            bool same = true;
+            if (!detail::mpi::agree(true, fingerprint_, same))
+                throw runtime_error(std::string(routine_) + (same ? ": another process refused its arguments"
+                                                                  : ": the processes called it on different arguments"));
+            for (Array& x : arrays_) x.M.scatter_from(layout_->root(), x.a, x.ld);
+        }
+        const int info = call();
+        for (Array& x : arrays_)
+            if (x.output) x.M.gather_to(layout_->root(), const_cast<T*>(x.a), x.ld);
+        return info;
+    }
+
+private:
+    struct Array {
+        Matrix<T> M;
+        const T* a;
+        int64_t ld;
+        bool output;
+    };
+
+    Matrix<T> place(const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld,
+                    const std::vector<int>& scales, bool output) {
+        if (!layout_) return grain::wrap(routine_, ld_name, rows, cols, a, ld, scales);
+        require(ld >= std::max<int64_t>(1, rows), routine_, ld_name, text(ld), "must be >= max(1, " + text(rows) + ")");
+        const bool root = detail::mpi::rank() == layout_->root();
+        require(!root || a || rows == 0 || cols == 0, routine_, "array", "nullptr", "must point to the matrix on the root");
+        for (int64_t v : {rows, cols, int64_t(scales.front())}) fingerprint_ = fingerprint_ * 1099511628211u ^ uint64_t(v);
+        arrays_.push_back({Matrix<T>(rows, cols, scales, layout_->distribution()), a, ld, output});
+        return arrays_.back().M;
+    }
+
+    const char* routine_;
+    const DistributedLayout* layout_;
+    uint64_t fingerprint_;
+    bool agreed_ = false;
+    std::vector<Array> arrays_;
+};
+
 // The ladder of the LAPACK-layout routines on a call of size `order`: GRAIN_SCALES (e.g.
 // "1024,512,256", largest first; the Matrix checks it) if set, else one tile size.
 std::vector<int> layout_scales(int64_t order) {
@@ -362,6 +430,24 @@ void require_size(const char* routine, const char* name, int64_t value) {
 }
 
 }  // namespace
+
+namespace {
+thread_local const DistributedLayout* active_layout = nullptr;
+}
+
+DistributedLayout::DistributedLayout(const Distribution& distribution, int root)
+    : distribution_(distribution), root_(root), outer_(active_layout) {
+    const int ranks = Runtime::ranks();
+    require(distribution.ranks() == ranks, "grain::DistributedLayout", "distribution.ranks()",
+            text(distribution.ranks()), "must equal the processes of the run, " + text(ranks));
+    require(root >= 0 && root < ranks, "grain::DistributedLayout", "root", text(root),
+            "must be in [0, " + text(ranks) + ")");
+    active_layout = this;
+}
+
+DistributedLayout::~DistributedLayout() { active_layout = outer_; }
+
+const DistributedLayout* DistributedLayout::current() { return active_layout; }
 
 int default_tile_size(int64_t order) {
     const auto nb = detail::env_integer("grain::default_tile_size", {"GRAIN_NB"}, 1, detail::max_tile_size,
@@ -658,21 +744,23 @@ int gesv_nopiv(Matrix<T>& A, Matrix<T>& B) {
 template <typename T>
 int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
          int64_t ldb, T beta, T* c, int64_t ldc) {
+    LayoutCall<T> call("grain::gemm");
     const char* routine = "grain::gemm";
     transa = checked<T>(routine, "transa", transa);
     transb = checked<T>(routine, "transb", transb);
     require_size(routine, "m", m), require_size(routine, "n", n), require_size(routine, "k", k);
     const std::vector<int> scales = layout_scales(std::max({m, n, k}));
     const bool na = transa == Op::NoTrans, nb = transb == Op::NoTrans;
-    const Matrix<T> A = wrap(routine, "lda", na ? m : k, na ? k : m, a, lda, scales);
-    const Matrix<T> B = wrap(routine, "ldb", nb ? k : n, nb ? n : k, b, ldb, scales);
-    Matrix<T> C = wrap(routine, "ldc", m, n, c, ldc, scales);
-    return gemm(transa, transb, alpha, A, B, beta, C);
+    const Matrix<T> A = call.wrap("lda", na ? m : k, na ? k : m, a, lda, scales);
+    const Matrix<T> B = call.wrap("ldb", nb ? k : n, nb ? n : k, b, ldb, scales);
+    Matrix<T> C = call.wrap("ldc", m, n, c, ldc, scales);
+    return call.run([&] { return gemm(transa, transb, alpha, A, B, beta, C); });
 }
 
 template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, T* b,
          int64_t ldb) {
+    LayoutCall<T> call("grain::trsm");
     const char* routine = "grain::trsm";
     side = checked(routine, "side", side);
     uplo = checked(routine, "uplo", uplo);
@@ -681,9 +769,9 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
     require_size(routine, "m", m), require_size(routine, "n", n);
     const std::vector<int> scales = layout_scales(std::max(m, n));
     const int64_t order = side == Side::Left ? m : n;
-    const Matrix<T> A = wrap(routine, "lda", order, order, a, lda, scales);
-    Matrix<T> B = wrap(routine, "ldb", m, n, b, ldb, scales);
-    return trsm(side, uplo, trans, diag, alpha, A, B);
+    const Matrix<T> A = call.wrap("lda", order, order, a, lda, scales);
+    Matrix<T> B = call.wrap("ldb", m, n, b, ldb, scales);
+    return call.run([&] { return trsm(side, uplo, trans, diag, alpha, A, B); });
 }
 
 namespace {
@@ -692,14 +780,15 @@ namespace {
 template <typename T, typename Tiled>
 int rank_k(const char* routine, bool hermitian, Uplo uplo, Op trans, int64_t n, int64_t k, const T* a, int64_t lda,
            T* c, int64_t ldc, Tiled tiled) {
+    LayoutCall<T> call(routine);
     uplo = checked(routine, "uplo", uplo);
     trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_size(routine, "n", n), require_size(routine, "k", k);
     const std::vector<int> scales = layout_scales(std::max(n, k));
     const bool na = trans == Op::NoTrans;
-    const Matrix<T> A = wrap(routine, "lda", na ? n : k, na ? k : n, a, lda, scales);
-    Matrix<T> C = wrap(routine, "ldc", n, n, c, ldc, scales);
-    return tiled(uplo, trans, A, C);
+    const Matrix<T> A = call.wrap("lda", na ? n : k, na ? k : n, a, lda, scales);
+    Matrix<T> C = call.wrap("ldc", n, n, c, ldc, scales);
+    return call.run([&] { return tiled(uplo, trans, A, C); });
 }
 
 }  // namespace
@@ -719,88 +808,97 @@ int herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_type<T> alpha, const T*
 
 template <typename T>
 int potrf(Uplo uplo, int64_t n, T* a, int64_t lda) {
+    LayoutCall<T> call("grain::potrf");
     uplo = checked("grain::potrf", "uplo", uplo);
     require_size("grain::potrf", "n", n);
     const std::vector<int> scales = layout_scales(n);
-    Matrix<T> A = wrap("grain::potrf", "lda", n, n, a, lda, scales);
-    return potrf(uplo, A);
+    Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
+    return call.run([&] { return potrf(uplo, A); });
 }
 
 template <typename T>
 int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
+    LayoutCall<T> call("grain::potrs");
     uplo = checked("grain::potrs", "uplo", uplo);
     require_size("grain::potrs", "n", n), require_size("grain::potrs", "nrhs", nrhs);
     const std::vector<int> scales = layout_scales(n);
-    const Matrix<T> A = wrap("grain::potrs", "lda", n, n, a, lda, scales);
-    Matrix<T> B = wrap("grain::potrs", "ldb", n, nrhs, b, ldb, scales);
-    return potrs(uplo, A, B);
+    const Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
+    Matrix<T> B = call.wrap("ldb", n, nrhs, b, ldb, scales);
+    return call.run([&] { return potrs(uplo, A, B); });
 }
 
 template <typename T>
 int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
+    LayoutCall<T> call("grain::posv");
     uplo = checked("grain::posv", "uplo", uplo);
     require_size("grain::posv", "n", n), require_size("grain::posv", "nrhs", nrhs);
     const std::vector<int> scales = layout_scales(n);
-    Matrix<T> A = wrap("grain::posv", "lda", n, n, a, lda, scales);
-    Matrix<T> B = wrap("grain::posv", "ldb", n, nrhs, b, ldb, scales);
-    return posv(uplo, A, B);
+    Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
+    Matrix<T> B = call.wrap("ldb", n, nrhs, b, ldb, scales);
+    return call.run([&] { return posv(uplo, A, B); });
 }
 
 template <typename T>
 int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
+    LayoutCall<T> call("grain::getrf");
     require_size("grain::getrf", "m", m), require_size("grain::getrf", "n", n);
     const std::vector<int> scales = layout_scales(std::max(m, n));
-    Matrix<T> A = wrap("grain::getrf", "lda", m, n, a, lda, scales);
+    Matrix<T> A = call.wrap("lda", m, n, a, lda, scales);
     Pivots p(std::min(m, n), ipiv);
-    return getrf(A, p);
+    return call.run([&] { return getrf(A, p); });
 }
 
 template <typename T>
 int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
+    LayoutCall<T> call("grain::getrs");
     trans = checked<T>("grain::getrs", "trans", trans);
     require_size("grain::getrs", "n", n), require_size("grain::getrs", "nrhs", nrhs);
     const std::vector<int> scales = layout_scales(n);
-    const Matrix<T> A = wrap("grain::getrs", "lda", n, n, a, lda, scales);
-    Matrix<T> B = wrap("grain::getrs", "ldb", n, nrhs, b, ldb, scales);
+    const Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
+    Matrix<T> B = call.wrap("ldb", n, nrhs, b, ldb, scales);
     // Only read: the Pivots object writes nothing unless a factorization runs on it.
     const Pivots p(n, const_cast<int*>(ipiv));
-    return getrs(trans, A, p, B);
+    return call.run([&] { return getrs(trans, A, p, B); });
 }
 
 template <typename T>
 int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb) {
+    LayoutCall<T> call("grain::gesv");
     require_size("grain::gesv", "n", n), require_size("grain::gesv", "nrhs", nrhs);
     const std::vector<int> scales = layout_scales(n);
-    Matrix<T> A = wrap("grain::gesv", "lda", n, n, a, lda, scales);
-    Matrix<T> B = wrap("grain::gesv", "ldb", n, nrhs, b, ldb, scales);
+    Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
+    Matrix<T> B = call.wrap("ldb", n, nrhs, b, ldb, scales);
     Pivots p(n, ipiv);
-    return gesv(A, p, B);
+    return call.run([&] { return gesv(A, p, B); });
 }
 
 template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda) {
+    LayoutCall<T> call("grain::getrf_nopiv");
     require_size("grain::getrf_nopiv", "m", m), require_size("grain::getrf_nopiv", "n", n);
     const std::vector<int> scales = layout_scales(std::max(m, n));
-    Matrix<T> A = wrap("grain::getrf_nopiv", "lda", m, n, a, lda, scales);
-    return getrf_nopiv(A);
+    Matrix<T> A = call.wrap("lda", m, n, a, lda, scales);
+    return call.run([&] { return getrf_nopiv(A); });
 }
 
 template <typename T>
 int getrs_nopiv(int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
+    LayoutCall<T> call("grain::getrs_nopiv");
     require_size("grain::getrs_nopiv", "n", n), require_size("grain::getrs_nopiv", "nrhs", nrhs);
     const std::vector<int> scales = layout_scales(n);
-    const Matrix<T> A = wrap("grain::getrs_nopiv", "lda", n, n, a, lda, scales);
-    Matrix<T> B = wrap("grain::getrs_nopiv", "ldb", n, nrhs, b, ldb, scales);
-    return getrs_nopiv(A, B);
+    const Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
+    Matrix<T> B = call.wrap("ldb", n, nrhs, b, ldb, scales);
+    return call.run([&] { return getrs_nopiv(A, B); });
 }
 
 template <typename T>
 int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
+    LayoutCall<T> call("grain::gesv_nopiv");
     require_size("grain::gesv_nopiv", "n", n), require_size("grain::gesv_nopiv", "nrhs", nrhs);
     const std::vector<int> scales = layout_scales(n);
-    Matrix<T> A = wrap("grain::gesv_nopiv", "lda", n, n, a, lda, scales);
-    Matrix<T> B = wrap("grain::gesv_nopiv", "ldb", n, nrhs, b, ldb, scales);
-    return gesv_nopiv(A, B);
+    Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
+    Matrix<T> B = call.wrap("ldb", n, nrhs, b, ldb, scales);
+    return call.run([&] { return gesv_nopiv(A, B); });
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                                    \

@@ -153,8 +153,12 @@ int64_t min_over_ranks(int64_t value) {
 bool agree(bool ok, uint64_t fingerprint, bool& same) {
     same = true;
     if (!running) return ok;
-    uint64_t local[3] = {ok ? 0u : 1u, fingerprint, ~fingerprint}, global[3];
-    MPI_Allreduce(local, global, 3, MPI_UINT64_T, MPI_MAX, grain_comm);
+    // The tag counters too: a process that failed before making a call's matrices (a bad
+    // argument) has used fewer tags than the others; from here on every process takes
+    // the same ones again.
+    uint64_t local[4] = {ok ? 0u : 1u, fingerprint, ~fingerprint, uint64_t(next_tag)}, global[4];
+    MPI_Allreduce(local, global, 4, MPI_UINT64_T, MPI_MAX, grain_comm);
+    next_tag = int64_t(global[3]);
     same = global[1] == ~global[2];  // the largest fingerprint is also the smallest
     return global[0] == 0 && same;
 }

@@ -54,7 +54,7 @@ int64_t reduce_info(int64_t info);
 // The smallest of the ranks' values.
 int64_t min_over_ranks(int64_t value);
 // Whether every rank is ok and gave the same fingerprint of its arguments; `same` tells
-// whether the fingerprints matched.
+// whether the fingerprints matched. The ranks' tag counters (new_tags) agree afterwards.
 bool agree(bool ok, uint64_t fingerprint, bool& same);
 // Point to point on grain's communicator, from the application's thread (a matrix
 // scattered from or gathered to one rank); messages between two ranks keep their order.
