@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -41,6 +42,14 @@ grain::RuntimeOptions runtime_options(const Options& options) {
     r.window = options.window;
     r.lp_period = options.lp_period;
     return r;
+}
+
+std::string per_process(const std::string& path) {
+    const char* rank = nullptr;
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+        if (!rank) rank = std::getenv(name);
+    if (path.empty() || !rank || std::string(rank) == "0") return path;
+    return path + ".rank" + rank;
 }
 
 // Runs every case niter times, one row each; whether every checked run passed.
@@ -125,8 +134,10 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "grain_testing: %s ignores %s\n", operation->name, ignored.c_str());
         cases = cases_of(options);
         check_memory(options, cases, available_memory());
-        lp_stats = lp_stats_file(options.lp_stats);
-        trace = trace_file(options.trace);
+        // Under mpirun, each process writes files of its own: FILE on rank 0, FILE.rankR on
+        // rank R (the launcher's variables say which, before the Runtime starts).
+        lp_stats = lp_stats_file(per_process(options.lp_stats));
+        trace = trace_file(per_process(options.trace));
     } catch (const usage_error& e) {
         std::fprintf(stderr, "grain_testing: %s (see --help)\n", e.what());
         return 2;
