@@ -99,8 +99,9 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
             progress.start("run " + std::to_string(done + 1) + " of " + std::to_string(runs) + " (" +
                            operation.name + " " + c.precision + " n=" + std::to_string(c.n) +
                            " nb=" + std::to_string(c.scales[0]) + ")");
+            double setup_seconds = 0;
             Result res = run_case(operation, Run{run_options, c, rng, runtime, runtime.ncpu(), grid ? &*grid : nullptr,
-                                                 &gathers});
+                                                 &gathers, &setup_seconds});
             if (grid && options.vendor) res.vendor_time = std::nan("");
             const bool ok = !options.check || passed(operation, res);
             all_passed = all_passed && ok;

@@ -70,13 +70,16 @@ double timed_grain(const Run& r, Result& res, F&& f) {
 // unpins it). Made inside the timed call, so that grain's time ends with the result back
 // in host memory, and each run starts with no copy on a GPU. Inputs are only read.
 // A distributed run (-P, -Q) copies the process's tiles out of the array instead (every
-// process holds the whole array, from the same seed), and brings the whole matrix back
-// into it on every process when gather() is called, after the timed call.
+// process holds the whole array, from the same seed), which the run's time leaves out, and
+// brings the whole matrix back into it on every process when gather() is called, after
+// the timed call.
 template <typename T>
 grain::Matrix<T> in_place(const Run& r, const Array<T>& x) {
     if (!r.grid) return grain::Matrix<T>(x.m, x.n, r.c.scales, const_cast<T*>(x.data()), x.ld());
+    const double start = starpu_timing_now();
     grain::Matrix<T> M(x.m, x.n, r.c.scales, *r.grid);
     M.from_lapack(x.data(), x.ld());
+    *r.setup_seconds += (starpu_timing_now() - start) * 1e-6;
     r.gathers->push_back([M, &x] { M.to_lapack(const_cast<T*>(x.data()), x.ld()); });
     return M;
 }
@@ -94,7 +97,9 @@ template <typename F>
 void run_grain(const Run& r, Result& res, F&& call) {
     {
         const WorkersRunning running;
+        if (r.setup_seconds) *r.setup_seconds = 0;
         res.time = timed_grain(r, res, call);
+        if (r.setup_seconds) res.time -= *r.setup_seconds;
     }
     gather(r);
 }

@@ -41,6 +41,9 @@ struct Run {
     // bring back into the host arrays after the timed call; null otherwise.
     const grain::Distribution* grid = nullptr;
     std::vector<std::function<void()>>* gathers = nullptr;
+    // Seconds the timed call spent making and filling distributed matrices, which the
+    // run's time leaves out (an application's data are in place before it calls).
+    double* setup_seconds = nullptr;
 
     // Whether --vendor times the GPU baseline (cuBLAS / cuSOLVER) of this run.
     bool gpu_vendor() const { return options.vendor && runtime.ngpu() > 0; }
