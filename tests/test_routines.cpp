@@ -381,3 +381,30 @@ TYPED_TEST(Routines, Views) {
 
 }  // namespace
 }  // namespace grain::test
+
+namespace grain::test {
+namespace {
+
+// A matrix on a Distribution of one process, in a program no MPI launcher started: a
+// local matrix (no MPI call: StarPU-MPI would call MPI when its tiles are unregistered),
+// with every placement's owners, and the routines' results.
+TEST(RoutinesOnOneProcess, DistributedMatrixIsLocal) {
+    ASSERT_EQ(Runtime::ranks(), 1);
+    const int64_t n = 75;
+    const Array<double> A = random_array<double>(n, n, Kind::Spd, rng());
+    for (const Distribution& d : {Distribution::block_cyclic(1, 1), Distribution::random(1, 3)}) {
+        Matrix<double> M(n, n, scales(), d);
+        EXPECT_FALSE(M.distributed());
+        EXPECT_EQ(M.tile_rank(M.mt() - 1, 0), 0);
+        M.from_lapack(A.data(), A.ld());
+        ASSERT_EQ(potrf(Uplo::Lower, M), 0);
+        EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(M))), 60);
+        Array<double> gathered(n, n);
+        M.gather_to(0, gathered.data(), gathered.ld());
+        EXPECT_EQ(testing::norm('M', testing::minus(gathered, to_array(M))), 0.0);
+    }
+    EXPECT_THROW(Matrix<double>(n, n, 16, Distribution::block_cyclic(1, 2)), grain::invalid_argument);
+}
+
+}  // namespace
+}  // namespace grain::test

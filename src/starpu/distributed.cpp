@@ -116,7 +116,9 @@ void stop() {
 }
 
 void register_tile(starpu_data_handle_t handle, int64_t tag, int owner) {
-    starpu_mpi_data_register(handle, tag, owner);
+    // One process without a launcher: a distributed matrix is a local one (and StarPU-MPI
+    // would call MPI when the tile is unregistered).
+    if (running) starpu_mpi_data_register(handle, tag, owner);
 }
 
 starpu_task* build(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor) {
