@@ -130,6 +130,7 @@ public:
             if (!runtime_) {
                 RuntimeOptions options;
                 options.nancheck = 0;  // Fortran LAPACK does not check for NaN
+                options.distributed = 0;  // each call is local to its process, also under mpirun
                 const auto t0 = std::chrono::steady_clock::now();
                 runtime_ = std::make_unique<Runtime>(options);
                 Counters::get().startup_seconds =

@@ -99,6 +99,32 @@ Context below(const Context& ctx, const Tile<T>& out, int priority) {
     return sub;
 }
 
+// A task this process runs: split into its algorithm one level down, or its kernel
+// inserted (`built`: the task StarPU-MPI built for it, on a distributed matrix).
+template <typename T>
+void submit_here(const Context& ctx, Kernel kernel, const TileArgs<T>& args, std::initializer_list<Tile<T>> tiles,
+                 int priority, starpu_task* built) {
+    const Tile<T>& out = *(tiles.end() - 1);
+    const Context down = below(ctx, out, priority);
+    if (ctx.recursion->decide(site(kernel, out, down.top_priority))) {
+        if (built) {
+            built->destroy = 0;
+            starpu_task_destroy(built);
+        }
+        // Sub-tile grids are planned on first use, the output's first (as before this
+        // code was shared: the plans' order shows in the handles' addresses).
+        std::vector<Matrix<T>> sub;
+        sub.reserve(tiles.size());
+        for (auto t = tiles.end(); t != tiles.begin();) sub.push_back(local_children(ctx, *--t));
+        std::reverse(sub.begin(), sub.end());
+        return refine(down, kernel, args, sub.data());
+    }
+    starpu_data_handle_t handles[max_kernel_buffers];
+    int n = 0;
+    for (const Tile<T>& t : tiles) handles[n++] = t.handle();
+    insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority), built);
+}
+
 // A tile task on `tiles` (its output last): the split policy decides (never in counting
 // mode) whether it refines into its algorithm one level down, or runs its kernel (is
 // counted, in counting mode).
@@ -113,34 +139,20 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
     // submits every top-level task, and StarPU-MPI moves the inputs. Only that rank
     // decides on a split, which stays local: the others see the task whole, so no
     // message depends on a decision (doc/distributed.md).
-    const bool distributed = out.grid->distributed() && mpi::active();
+    if (!(out.grid->distributed() && mpi::active())) return submit_here(ctx, kernel, args, tiles, priority, nullptr);
+    // The other processes post their part of this task's transfers whatever happens here:
+    // a failure now would leave them waiting, so it ends every process.
     starpu_data_handle_t handles[max_kernel_buffers];
     int n = 0;
-    starpu_task* built = nullptr;
-    if (distributed) {
+    const int owner = out.grid->owner(out.i, out.j);
+    try {
         for (const Tile<T>& t : tiles) handles[n++] = t.handle();
-        built = mpi::build(codelet<T>(kernel), handles, n, out.grid->owner(out.i, out.j));
-        if (!built) return mpi::after_submit(codelet<T>(kernel), handles, n, out.grid->owner(out.i, out.j));
+        if (starpu_task* built = mpi::build(codelet<T>(kernel), handles, n, owner))
+            submit_here(ctx, kernel, args, tiles, priority, built);
+        mpi::after_submit(codelet<T>(kernel), handles, n, owner);
+    } catch (const std::exception& e) {
+        mpi::abort_all(e.what());
     }
-    const Context down = below(ctx, out, priority);
-    if (ctx.recursion->decide(site(kernel, out, down.top_priority))) {
-        if (built) {
-            built->destroy = 0;
-            starpu_task_destroy(built);
-        }
-        // Sub-tile grids are planned on first use, the output's first (as before this
-        // code was shared: the plans' order shows in the handles' addresses).
-        std::vector<Matrix<T>> sub;
-        sub.reserve(tiles.size());
-        for (auto t = tiles.end(); t != tiles.begin();) sub.push_back(local_children(ctx, *--t));
-        std::reverse(sub.begin(), sub.end());
-        refine(down, kernel, args, sub.data());
-    } else {
-        if (!distributed)
-            for (const Tile<T>& t : tiles) handles[n++] = t.handle();
-        insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority), built);
-    }
-    if (distributed) mpi::after_submit(codelet<T>(kernel), handles, n, out.grid->owner(out.i, out.j));
 }
 
 // A column task on block k of `pivots`, then a column of tiles `column` whose first row

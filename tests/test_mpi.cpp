@@ -317,6 +317,26 @@ TEST(Mpi, OneProcesssBadArgumentEndsTheCallEverywhere) {
         Matrix<T> B(Runtime::rank() == 0 ? n : n - 1, 5, ladder, d);
         EXPECT_ANY_THROW(potrs(Uplo::Lower, M, B));
     }
+    if (Runtime::ranks() > 1) {
+        // Valid arguments that differ (uplo): refused everywhere, before any task.
+        EXPECT_THROW(potrf(Runtime::rank() == 0 ? Uplo::Lower : Uplo::Upper, M), grain::runtime_error);
+        // Different matrices of one shape: refused too.
+        Matrix<T> other(n, n, ladder, d);
+        EXPECT_THROW(potrf(Uplo::Lower, Runtime::rank() == 0 ? M : other), grain::runtime_error);
+        // A bad lda for to_lapack on one process.
+        Array<T> back(n, n);
+        EXPECT_ANY_THROW(M.to_lapack(back.data(), bad ? n - 1 : back.ld()));
+    }
+    // The NaN check is a setting of each process: off on one, the call still ends
+    // everywhere, with the NaN another process found.
+    {
+        Array<T> withnan = A;
+        withnan(0, 0) = std::numeric_limits<T>::quiet_NaN();  // tile (0, 0): rank 0's
+        Matrix<T> N = distributed(withnan, d);
+        test_runtime().set_nancheck(!bad);
+        EXPECT_EQ(potrf(Uplo::Lower, N), Runtime::ranks() == 1 ? 0 : -3);
+        test_runtime().set_nancheck(true);
+    }
     // And the next call runs.
     ASSERT_EQ(potrf(Uplo::Lower, M), 0);
     EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(M))), 60);

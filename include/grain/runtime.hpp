@@ -46,6 +46,10 @@ struct RuntimeOptions {
     /// such size first. Without GPUs the cores run every tile. 0: no limit.
     /// -1: GRAIN_CPU_TILE_LIMIT, else 1024.
     int cpu_tile_limit = -1;
+    /// Several processes (StarPU-MPI): 1 starts StarPU through StarPU-MPI, which needs a
+    /// build with it (GRAIN_USE_MPI); 0 does not, and makes no MPI call. -1: GRAIN_MPI,
+    /// else 1 when an MPI launcher (mpirun) started the process and the build has it.
+    int distributed = -1;
 };
 
 namespace detail {

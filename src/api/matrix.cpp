@@ -186,8 +186,19 @@ void Matrix<T>::from_lapack(const T* a, int64_t lda) {
 
 template <typename T>
 void Matrix<T>::to_lapack(T* a, int64_t lda) const {
-    check_lda("grain::Matrix::to_lapack", "lda", lda, m_);
     if (distributed()) {
+        // A collective: the processes agree first that every one's array is valid.
+        bool ok = true;
+        try {
+            check_lda("grain::Matrix::to_lapack", "lda", lda, m_);
+        } catch (const invalid_argument&) {
+            ok = false;
+        }
+        bool same = true;
+        if (!detail::mpi::agree(ok, 0, same)) {
+            check_lda("grain::Matrix::to_lapack", "lda", lda, m_);  // throws where it failed
+            throw runtime_error("grain::Matrix::to_lapack: another process refused its array");
+        }
         // Every tile to every process (StarPU-MPI sends each once), then the copies go.
         detail::TileStorage<T>& s = *storage_;
         for (int j = 0; j < nt_; ++j)
@@ -206,6 +217,7 @@ void Matrix<T>::to_lapack(T* a, int64_t lda) const {
         detail::mpi::flush_received();
         return;
     }
+    check_lda("grain::Matrix::to_lapack", "lda", lda, m_);
     for_each_tile(*this, STARPU_R, [&](int i, int j, const T* tile, int64_t ld) {
         T* target = a + int64_t(i) * nb_ + int64_t(j) * nb_ * lda;
         if (target == tile && ld == lda) return;

@@ -62,15 +62,28 @@ void require_same_tiles(const char* routine, const Matrix<T>& A, const char* nam
 class Collective {
 public:
     template <typename T>
-    Collective(const char* routine, std::initializer_list<const Matrix<T>*> operands) : routine_(routine) {
-        distributed_ = (*operands.begin())->distributed();
+    Collective(const char* routine, std::initializer_list<const Matrix<T>*> operands,
+               std::initializer_list<int64_t> arguments = {})
+        : routine_(routine) {
+        bool any = false;
+        for (const Matrix<T>* M : operands) any = any || M->distributed();
+        distributed_ = any;
         fingerprint_ = std::hash<std::string>{}(routine);
+        for (int64_t v : arguments) mix(v);
         for (const Matrix<T>* M : operands) {
-            if (M->distributed() != distributed_)
+            if (M->distributed() != distributed_) {
+                bool same = true;
+                detail::mpi::agree(false, fingerprint_, same);  // the others must not wait for this one
+                agreed_ = true;
                 throw invalid_argument(routine, "operands", "a mix of distributed and local matrices",
                                        "must all be distributed, or none");
-            for (int64_t v : {M->m(), M->n(), int64_t(M->nb()), int64_t(M->level()), int64_t(M->scales().size())})
-                fingerprint_ = fingerprint_ * 1099511628211u ^ uint64_t(v);
+            }
+            // Which tiles of which matrix, placed how: the same on every process.
+            const detail::TileStorage<T>& s = MatrixAccess::storage(*M);
+            for (int64_t v : {M->m(), M->n(), int64_t(M->nb()), int64_t(M->level()), int64_t(M->scales().size()),
+                              s.first_tag(), int64_t(s.placement()), int64_t(MatrixAccess::first_tile_row(*M)),
+                              int64_t(MatrixAccess::first_tile_col(*M))})
+                mix(v);
         }
         outer_ = current;
         current = this;
@@ -96,6 +109,7 @@ public:
     static Collective* active() { return current; }
 
 private:
+    void mix(int64_t v) { fingerprint_ = (fingerprint_ ^ uint64_t(v)) * 1099511628211u; }
     static thread_local Collective* current;
     const char* routine_;
     bool distributed_ = false, agreed_ = false;
@@ -299,17 +313,22 @@ enum class NanCheck { No, Yes };
 // submitted, so a refused call leaves its inputs untouched.
 template <typename T>
 int nan_info(NanCheck check, std::initializer_list<Input<T>> inputs) {
-    if (check == NanCheck::No || !detail::nan_check_on()) return 0;
+    // A distributed call takes part in the reduction below even where this process's
+    // setting is off (a per-process setting: the processes' sequences of collectives
+    // must not depend on it).
+    const bool distributed = inputs.begin()->A->distributed();
+    if (check == NanCheck::No || (!detail::nan_check_on() && !distributed)) return 0;
     if (Collective* call = Collective::active()) call->agree();  // before any other collective
     constexpr int64_t none = std::numeric_limits<int64_t>::max();
     int64_t position = none;
-    for (const Input<T>& in : inputs)
-        if (detail::has_nan(*in.A, in.elements)) {
-            position = in.position;
-            break;
-        }
+    if (detail::nan_check_on())
+        for (const Input<T>& in : inputs)
+            if (detail::has_nan(*in.A, in.elements)) {
+                position = in.position;
+                break;
+            }
     // Each process checks its own tiles; the first input with a NaN anywhere counts.
-    if (inputs.begin()->A->distributed()) position = detail::mpi::min_over_ranks(position);
+    if (distributed) position = detail::mpi::min_over_ranks(position);
     return position == none ? 0 : -int(position);
 }
 
@@ -464,7 +483,7 @@ int default_tile_size(int64_t order) {
 
 template <typename T>
 Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
-    Collective call("grain::gemm", {&A, &B, &C});
+    Collective call("grain::gemm", {&A, &B, &C}, {int64_t(transa), int64_t(transb)});
     transa = checked<T>("grain::gemm", "transa", transa);
     transb = checked<T>("grain::gemm", "transb", transb);
     check_gemm("grain::gemm", transa, transb, A, B, C);
@@ -478,7 +497,7 @@ int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, 
 
 template <typename T>
 Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
-    Collective call("grain::trsm", {&A, &B});
+    Collective call("grain::trsm", {&A, &B}, {int64_t(side), int64_t(uplo), int64_t(trans), int64_t(diag)});
     side = checked("grain::trsm", "side", side);
     uplo = checked("grain::trsm", "uplo", uplo);
     trans = checked<T>("grain::trsm", "trans", trans);
@@ -498,7 +517,7 @@ namespace {
 template <typename T>
 Request rank_k_request(const char* routine, bool hermitian, Uplo uplo, Op trans, T alpha, const Matrix<T>& A,
                        T beta, Matrix<T>& C) {
-    Collective call(routine, {&A, &C});
+    Collective call(routine, {&A, &C}, {int64_t(uplo), int64_t(trans)});
     uplo = checked(routine, "uplo", uplo);
     trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_runtime(routine);
@@ -537,7 +556,7 @@ namespace {
 
 template <typename T>
 Request potrf_request(Uplo uplo, Matrix<T>& A, NanCheck check) {
-    Collective call("grain::potrf", {&A});
+    Collective call("grain::potrf", {&A}, {int64_t(uplo)});
     uplo = checked("grain::potrf", "uplo", uplo);
     require_runtime("grain::potrf");
     require_square("grain::potrf", "A", A);
@@ -547,7 +566,7 @@ Request potrf_request(Uplo uplo, Matrix<T>& A, NanCheck check) {
 
 template <typename T>
 Request potrs_request(Uplo uplo, const Matrix<T>& A, Matrix<T>& B, NanCheck check) {
-    Collective call("grain::potrs", {&A, &B});
+    Collective call("grain::potrs", {&A, &B}, {int64_t(uplo)});
     uplo = checked("grain::potrs", "uplo", uplo);
     check_solve("grain::potrs", A, B);
     if (const int info = nan_info<T>(check, {{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}}))
@@ -593,7 +612,7 @@ Request getrf_request(Matrix<T>& A, Pivots& ipiv, NanCheck check) {
 
 template <typename T>
 Request getrs_request(Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B, NanCheck check) {
-    Collective call("grain::getrs", {&A, &B});
+    Collective call("grain::getrs", {&A, &B}, {int64_t(trans)});
     require_local("grain::getrs", A);
     trans = checked<T>("grain::getrs", "trans", trans);
     check_solve("grain::getrs", A, B);
@@ -675,7 +694,7 @@ int potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
-    Collective call("grain::posv", {&A, &B});
+    Collective call("grain::posv", {&A, &B}, {int64_t(uplo)});
     uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
     return submit(A, [&](const Context& ctx) {
@@ -686,7 +705,7 @@ Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
 
 template <typename T>
 int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
-    Collective call("grain::posv", {&A, &B});
+    Collective call("grain::posv", {&A, &B}, {int64_t(uplo)});
     uplo = checked("grain::posv", "uplo", uplo);
     check_solve("grain::posv", A, B);
     if (const int info = nan_info<T>(NanCheck::Yes, {{&A, triangle(uplo), 4}, {&B, detail::Elements::All, 6}}))

@@ -83,11 +83,25 @@ namespace {
 struct Settings {
     detail::Setting<int> ncpu, ngpu, gpu_memory, window, lp_period, cpu_tile_limit, nopencl;
     bool nancheck;
+    bool distributed;
     detail::Setting<std::string> sched, split;
 };
 
 void check_option(bool ok, const char* name, int value, const char* why) {
     if (!ok) throw invalid_argument("grain::Runtime", name, std::to_string(value), why);
+}
+
+bool resolve_distributed(const char* who, int option) {
+    if (option < 0) {
+        const auto v = detail::env_integer(who, {"GRAIN_MPI"}, 0, 1,
+                                           "1 runs through StarPU-MPI (several processes), 0 does not");
+        if (v) option = int(v->value);
+    }
+    if (option < 0) return detail::mpi::built() && detail::mpi::launched();
+    if (option == 1 && !detail::mpi::built())
+        throw invalid_argument(who, "distributed", "1",
+                               "this build of grain has no StarPU-MPI (configure it with GRAIN_USE_MPI=ON)");
+    return option == 1;
 }
 
 bool resolve_nancheck(const char* who, int option) {
@@ -109,6 +123,8 @@ Settings resolve(const RuntimeOptions& o) {
                  "must be >= 0 (0: no limit), or -1 for the default");
     check_option(o.nancheck >= -1 && o.nancheck <= 1, "nancheck", o.nancheck,
                  "must be 1 (check inputs for NaN), 0 (do not), or -1 for the default");
+    check_option(o.distributed >= -1 && o.distributed <= 1, "distributed", o.distributed,
+                 "must be 1 (through StarPU-MPI), 0 (one process), or -1 for the default");
     using detail::resolve_count, detail::resolve_text;
     const char* who = "grain::Runtime";
     Settings s{resolve_count(who, o.ncpu, "ncpu", {"GRAIN_NCPU", "STARPU_NCPU"}, -1),
@@ -123,6 +139,7 @@ Settings resolve(const RuntimeOptions& o) {
                // memory node with real data for tests (tests/test_opencl_node.cpp).
                resolve_count(who, -1, "nopencl", {"GRAIN_NOPENCL"}, 0),
                resolve_nancheck(who, o.nancheck),
+               resolve_distributed(who, o.distributed),
                resolve_text(o.sched, "sched", {"GRAIN_SCHED", "STARPU_SCHED"}, "prio"),
                resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "none")};
     if (s.ncpu.value == 0) throw invalid_argument(who, s.ncpu.source, "0", "at least one CPU worker is needed");
@@ -161,8 +178,9 @@ void start_starpu(const Settings& s) {
     // starpu_init and put the caller's value back.
     const int limit = s.gpu_memory.value;
     const ScopedVariable limit_variable("STARPU_LIMIT_CUDA_MEM", limit > 0 ? std::to_string(limit) : "");
-    // Under an MPI launcher (in a build with StarPU-MPI), through StarPU-MPI.
-    const int ret = detail::mpi::start(conf);
+    // Under an MPI launcher (in a build with StarPU-MPI), through StarPU-MPI
+    // (RuntimeOptions::distributed).
+    const int ret = detail::mpi::start(conf, s.distributed);
     if (ret != 0) throw runtime_error(std::string("grain::Runtime: starpu_init failed: ") + std::strerror(-ret));
     const int ncpu = int(starpu_cpu_worker_get_count()), ngpu = int(starpu_cuda_worker_get_count());
     if (ncpu == 0 || (s.ngpu.value > 0 && ngpu < s.ngpu.value)) {

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <vector>
@@ -50,7 +51,9 @@ MPI_Comm grain_comm = MPI_COMM_NULL;
 void finalize_at_exit() {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (finalized) return;
+    // A Runtime still alive (a static, or leaked) ends after this: StarPU-MPI would then
+    // call MPI after MPI_Finalize. The launcher reports the missing MPI_Finalize instead.
+    if (finalized || running) return;
     if (grain_comm != MPI_COMM_NULL) MPI_Comm_free(&grain_comm);
     MPI_Finalize();
 }
@@ -82,8 +85,8 @@ std::vector<starpu_data_descr> descriptions(starpu_codelet* codelet, const starp
 
 bool built() { return true; }
 
-int start(starpu_conf& conf) {
-    if (!launched()) return starpu_init(&conf);
+int start(starpu_conf& conf, bool distributed) {
+    if (!distributed) return starpu_init(&conf);
     initialise_mpi();
     // StarPU binds its workers from the machine's first core whatever the launcher bound
     // the process to: every rank's first worker would share core 0. Unless the user says
@@ -152,13 +155,22 @@ int64_t min_over_ranks(int64_t value) {
     return global;
 }
 
+[[noreturn]] void abort_all(const char* what) {
+    std::fprintf(stderr, "grain: rank %d: %s; aborting every process (the others would wait for this one)\n",
+                 my_rank, what);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    std::abort();
+}
+
 bool agree(bool ok, uint64_t fingerprint, bool& same) {
     same = true;
     if (!running) return ok;
+    // A process that failed contributes nothing to the fingerprints (0 is neutral to
+    // MPI_MAX), so that the others report its refusal, not different arguments.
     // The tag counters too: a process that failed before making a call's matrices (a bad
     // argument) has used fewer tags than the others; from here on every process takes
     // the same ones again.
-    uint64_t local[4] = {ok ? 0u : 1u, fingerprint, ~fingerprint, uint64_t(next_tag)}, global[4];
+    uint64_t local[4] = {ok ? 0u : 1u, ok ? fingerprint : 0u, ok ? ~fingerprint : 0u, uint64_t(next_tag)}, global[4];
     MPI_Allreduce(local, global, 4, MPI_UINT64_T, MPI_MAX, grain_comm);
     next_tag = int64_t(global[3]);
     same = global[1] == ~global[2];  // the largest fingerprint is also the smallest
@@ -187,7 +199,11 @@ void receive(void* data, size_t bytes, int source) {
 #else  // one node: nothing is distributed
 
 bool built() { return false; }
-int start(starpu_conf& conf) { return starpu_init(&conf); }
+int start(starpu_conf& conf, bool) { return starpu_init(&conf); }
+[[noreturn]] void abort_all(const char* what) {
+    std::fprintf(stderr, "grain: %s\n", what);
+    std::abort();
+}
 void stop() { starpu_shutdown(); }
 void register_tile(starpu_data_handle_t, int64_t, int) {}
 starpu_task* build(starpu_codelet*, const starpu_data_handle_t*, int, int) { return nullptr; }

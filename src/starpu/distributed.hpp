@@ -17,9 +17,9 @@ bool built();
 // Whether an MPI launcher started this process (Open MPI's or a PMI's variables).
 bool launched();
 
-// Starts StarPU with `conf`, through StarPU-MPI where built() && launched() (MPI is
-// initialised once per process, and finalised at exit); returns starpu_init's code.
-int start(starpu_conf& conf);
+// Starts StarPU with `conf`, through StarPU-MPI where `distributed` (built() required;
+// MPI is initialised once per process, and finalised at exit); returns starpu_init's code.
+int start(starpu_conf& conf, bool distributed);
 // Stops what start() started.
 void stop();
 // Whether StarPU runs under StarPU-MPI now.
@@ -51,6 +51,9 @@ void flush_received();
 // LAPACK's info over the ranks: the smallest positive one (the first failing column), else
 // the smallest negative one, else 0.
 int64_t reduce_info(int64_t info);
+// After the agreement of a call, a failure leaves the other processes waiting for this
+// one's messages: prints the message and aborts every process (MPI_Abort).
+[[noreturn]] void abort_all(const char* what);
 // The smallest of the ranks' values.
 int64_t min_over_ranks(int64_t value);
 // Whether every rank is ok and gave the same fingerprint of its arguments; `same` tells

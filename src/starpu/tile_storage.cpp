@@ -81,7 +81,9 @@ TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, const
       mt_(tiles_for(m, nb())), nt_(tiles_for(n, nb())), handles_(size_t(mt_) * size_t(nt_), nullptr),
       children_(handles_.size()), writers_(std::make_unique<std::atomic<int>[]>(handles_.size())),
       distribution_(std::make_unique<const Distribution>(distribution)), tiles_(handles_.size(), nullptr),
-      first_tag_(mpi::new_tags(int64_t(handles_.size()))) {
+      first_tag_(mpi::new_tags(int64_t(handles_.size()))), rank_(mpi::rank()) {
+    for (int j = 0; j < nt_; ++j)
+        for (int i = 0; i < mt_; ++i) placement_ = (placement_ ^ uint64_t(owner(i, j))) * 1099511628211u;
     if (local_tile) {
         for (int j = 0; j < nt_; ++j)
             for (int i = 0; i < mt_; ++i)
@@ -110,9 +112,10 @@ int TileStorage<T>::owner(int i, int j) const {
     return distribution_ ? distribution_->rank(i, j) : mpi::rank();
 }
 
+// The rank the matrix was made on: after the Runtime ends, mpi::rank() says 0.
 template <typename T>
 bool TileStorage<T>::is_local(int i, int j) const {
-    return !distribution_ || distribution_->rank(i, j) == mpi::rank();
+    return !distribution_ || distribution_->rank(i, j) == rank_;
 }
 
 template <typename T>
@@ -199,11 +202,12 @@ void TileStorage<T>::release() {
     // StarPU frees them. Acquiring a tile for writing waits for every task on it and on
     // its sub-tiles, which StarPU gathers first.
     if (!parent_ && policy_keeps_handles())
-        for (starpu_data_handle_t h : handles_)
-            if (h) {
-                starpu_data_acquire(h, STARPU_RW);
-                starpu_data_release(h);
-            }
+        for (int j = 0; j < nt_; ++j)
+            for (int i = 0; i < mt_; ++i)
+                if (starpu_data_handle_t h = handles_[index(i, j)]; h && is_local(i, j)) {  // no valid copy elsewhere
+                    starpu_data_acquire(h, STARPU_RW);
+                    starpu_data_release(h);
+                }
     for (std::unique_ptr<TileStorage>& grid : children_) {
         if (grid) {
             grid->release();

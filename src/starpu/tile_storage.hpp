@@ -64,6 +64,10 @@ public:
     const Distribution* distribution() const { return distribution_.get(); }
     int owner(int i, int j) const;
     bool is_local(int i, int j) const;
+    // Distributed: what every process must see the same (a call's agreement compares them):
+    // the tags, and a hash of every tile's owner; 0 otherwise.
+    int64_t first_tag() const { return first_tag_; }
+    uint64_t placement() const { return placement_; }
 
     // The tile's handle: registered on first use at the top level, a plan child below
     // (single submitting thread).
@@ -110,6 +114,8 @@ private:
     std::vector<T*> tiles_;       // distributed: where each local tile is, null for remote ones
     int64_t local_elements_ = 0;  // distributed: the size of owned_ (0 over an application's tiles)
     int64_t first_tag_ = 0;         // distributed: the StarPU-MPI tag of tile (0, 0); index() adds to it
+    int rank_ = 0;                  // distributed: this process's rank when the matrix was made
+    uint64_t placement_ = 0;
     T* base() const { return user_ ? user_ : owned_; }
     size_t storage_bytes() const {
         if (distribution_) return size_t(local_elements_) * sizeof(T);
