@@ -250,6 +250,31 @@ TEST(Runtime, NanCheckFollowsItsSetting) {
     EXPECT_THROW(Runtime{bad}, grain::invalid_argument);
 }
 
+// RuntimeOptions::distributed: no launcher started this suite, so a Runtime is one
+// process (no MPI call); 1 needs a build with StarPU-MPI; other values and a GRAIN_MPI
+// that does not parse are refused before StarPU starts.
+TEST(Runtime, DistributedFollowsItsSetting) {
+    {
+        Runtime runtime;
+        EXPECT_EQ(Runtime::ranks(), 1);
+        EXPECT_EQ(Runtime::rank(), 0);
+    }
+    RuntimeOptions bad;
+    bad.distributed = 2;
+    EXPECT_THROW(Runtime{bad}, grain::invalid_argument);
+    ::setenv("GRAIN_MPI", "yes", 1);
+    EXPECT_THROW(Runtime{}, grain::invalid_argument);
+    ::setenv("GRAIN_MPI", "0", 1);
+    EXPECT_NO_THROW(Runtime{});
+    ::unsetenv("GRAIN_MPI");
+    if (!Runtime::distributed_build()) {
+        RuntimeOptions on;
+        on.distributed = 1;
+        EXPECT_THROW(Runtime{on}, grain::invalid_argument);
+    }
+    EXPECT_FALSE(Runtime::active());
+}
+
 // RuntimeOptions::cpu_tile_limit: 1024 by default, else GRAIN_CPU_TILE_LIMIT, the option
 // winning over it. It binds the cores only while GPUs run: on the cores alone, a limit
 // below the tile size still factors the matrix (StarPU would find no worker for a tile
