@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -83,6 +84,22 @@ void check_dimensions(const char* routine, int64_t m, int64_t n, const std::vect
                                         : std::to_string(lda) + " * " + std::to_string(n - 1) + " + " +
                                               std::to_string(m),
                                "the matrix would span more than 2^63 bytes");
+}
+
+// A collective check of each process's array (`check` throws grain::invalid_argument
+// where it is bad): the processes agree first, so that none waits for one that threw; the
+// bad ones throw their error, the others a runtime_error.
+void agree_on_array(const char* routine, const std::function<void()>& check) {
+    bool ok = true;
+    try {
+        check();
+    } catch (const invalid_argument&) {
+        ok = false;
+    }
+    bool same = true;
+    if (detail::mpi::agree(ok, 0, same)) return;
+    if (!ok) check();
+    throw runtime_error(std::string(routine) + ": another process refused its array");
 }
 
 // Copies each tile between the matrix and a column-major array. Registered tiles
@@ -187,18 +204,7 @@ void Matrix<T>::from_lapack(const T* a, int64_t lda) {
 template <typename T>
 void Matrix<T>::to_lapack(T* a, int64_t lda) const {
     if (distributed()) {
-        // A collective: the processes agree first that every one's array is valid.
-        bool ok = true;
-        try {
-            check_lda("grain::Matrix::to_lapack", "lda", lda, m_);
-        } catch (const invalid_argument&) {
-            ok = false;
-        }
-        bool same = true;
-        if (!detail::mpi::agree(ok, 0, same)) {
-            check_lda("grain::Matrix::to_lapack", "lda", lda, m_);  // throws where it failed
-            throw runtime_error("grain::Matrix::to_lapack: another process refused its array");
-        }
+        agree_on_array("grain::Matrix::to_lapack", [&] { check_lda("grain::Matrix::to_lapack", "lda", lda, m_); });
         // Every tile to every process (StarPU-MPI sends each once), then the copies go.
         detail::TileStorage<T>& s = *storage_;
         for (int j = 0; j < nt_; ++j)
@@ -238,12 +244,9 @@ void move_tiles(const char* routine, const Matrix<T>& A, int root, int64_t lda, 
     const int me = detail::mpi::rank(), ranks = detail::mpi::ranks();
     if (root < 0 || root >= ranks)
         throw invalid_argument(routine, "root", std::to_string(root), "must be in [0, " + std::to_string(ranks) + ")");
-    bool same = true;
-    const bool ok = me != root || lda >= std::max<int64_t>(1, A.m());
-    if (!detail::mpi::agree(ok, 0, same)) {
-        check_lda(routine, "lda", me == root ? lda : 0, A.m());  // throws on root
-        throw runtime_error(std::string(routine) + ": the root process refused its array");
-    }
+    agree_on_array(routine, [&] {
+        if (me == root) check_lda(routine, "lda", lda, A.m());
+    });
     detail::TileStorage<T>& s = detail::MatrixAccess::storage(A);
     const int i0 = detail::MatrixAccess::first_tile_row(A), j0 = detail::MatrixAccess::first_tile_col(A);
     std::vector<T> buffer;

@@ -1,6 +1,7 @@
 // Public routines: argument checks, then the algorithms on one Request.
 #include "grain/routines.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <cstdlib>
@@ -61,32 +62,31 @@ void require_same_tiles(const char* routine, const Matrix<T>& A, const char* nam
 // alive on this thread is the one submit() agrees for.
 class Collective {
 public:
+    // A call that is distributed or not; add() the rest of its fingerprint.
+    Collective(const char* routine, bool distributed)
+        : routine_(routine), distributed_(distributed), fingerprint_(std::hash<std::string>{}(routine)),
+          outer_(current) {
+        current = this;
+    }
+    // A tiled call on `operands`, with its enum `arguments`. An operand whose distribution
+    // differs from the others' throws, and (the object being made) the destructor agrees.
     template <typename T>
     Collective(const char* routine, std::initializer_list<const Matrix<T>*> operands,
                std::initializer_list<int64_t> arguments = {})
-        : routine_(routine) {
-        bool any = false;
-        for (const Matrix<T>* M : operands) any = any || M->distributed();
-        distributed_ = any;
-        fingerprint_ = std::hash<std::string>{}(routine);
-        for (int64_t v : arguments) mix(v);
+        : Collective(routine, std::any_of(operands.begin(), operands.end(),
+                                          [](const Matrix<T>* M) { return M->distributed(); })) {
+        for (int64_t v : arguments) add(v);
         for (const Matrix<T>* M : operands) {
-            if (M->distributed() != distributed_) {
-                bool same = true;
-                detail::mpi::agree(false, fingerprint_, same);  // the others must not wait for this one
-                agreed_ = true;
+            if (M->distributed() != distributed_)
                 throw invalid_argument(routine, "operands", "a mix of distributed and local matrices",
                                        "must all be distributed, or none");
-            }
             // Which tiles of which matrix, placed how: the same on every process.
             const detail::TileStorage<T>& s = MatrixAccess::storage(*M);
             for (int64_t v : {M->m(), M->n(), int64_t(M->nb()), int64_t(M->level()), int64_t(M->scales().size()),
                               s.first_tag(), int64_t(s.placement()), int64_t(MatrixAccess::first_tile_row(*M)),
                               int64_t(MatrixAccess::first_tile_col(*M))})
-                mix(v);
+                add(v);
         }
-        outer_ = current;
-        current = this;
     }
     ~Collective() {
         current = outer_;
@@ -107,14 +107,14 @@ public:
                                                           : ": the processes called it on different arguments"));
     }
     static Collective* active() { return current; }
+    void add(int64_t v) { fingerprint_ = (fingerprint_ ^ uint64_t(v)) * 1099511628211u; }
 
 private:
-    void mix(int64_t v) { fingerprint_ = (fingerprint_ ^ uint64_t(v)) * 1099511628211u; }
     static thread_local Collective* current;
     const char* routine_;
-    bool distributed_ = false, agreed_ = false;
-    uint64_t fingerprint_ = 0;
-    Collective* outer_ = nullptr;
+    bool distributed_, agreed_ = false;
+    uint64_t fingerprint_;
+    Collective* outer_;
 };
 
 thread_local Collective* Collective::current = nullptr;
@@ -360,13 +360,7 @@ template <typename T>
 class LayoutCall {
 public:
     explicit LayoutCall(const char* routine)
-        : routine_(routine), layout_(DistributedLayout::current()), fingerprint_(std::hash<std::string>{}(routine)) {}
-    ~LayoutCall() {
-        bool same = true;
-        if (layout_ && !agreed_) detail::mpi::agree(false, fingerprint_, same);
-    }
-    LayoutCall(const LayoutCall&) = delete;
-    LayoutCall& operator=(const LayoutCall&) = delete;
+        : routine_(routine), layout_(DistributedLayout::current()), agreement_(routine, layout_ != nullptr) {}
 
     Matrix<T> wrap(const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld,
                    const std::vector<int>& scales) {
@@ -378,14 +372,9 @@ public:
 
     template <typename Call>
     int run(Call call) {
-        if (layout_) {
-            agreed_ = true;
-            bool same = true;
-            if (!detail::mpi::agree(true, fingerprint_, same))
-                throw runtime_error(std::string(routine_) + (same ? ": another process refused its arguments"
-                                                                  : ": the processes called it on different arguments"));
+        agreement_.agree();
+        if (layout_)
             for (Array& x : arrays_) x.M.scatter_from(layout_->root(), x.a, x.ld);
-        }
         const int info = call();
         for (Array& x : arrays_)
             if (x.output) x.M.gather_to(layout_->root(), const_cast<T*>(x.a), x.ld);
@@ -406,15 +395,14 @@ private:
         require(ld >= std::max<int64_t>(1, rows), routine_, ld_name, text(ld), "must be >= max(1, " + text(rows) + ")");
         const bool root = detail::mpi::rank() == layout_->root();
         require(!root || a || rows == 0 || cols == 0, routine_, "array", "nullptr", "must point to the matrix on the root");
-        for (int64_t v : {rows, cols, int64_t(scales.front())}) fingerprint_ = fingerprint_ * 1099511628211u ^ uint64_t(v);
+        for (int64_t v : {rows, cols, int64_t(scales.front())}) agreement_.add(v);
         arrays_.push_back({Matrix<T>(rows, cols, scales, layout_->distribution()), a, ld, output});
         return arrays_.back().M;
     }
 
     const char* routine_;
     const DistributedLayout* layout_;
-    uint64_t fingerprint_;
-    bool agreed_ = false;
+    Collective agreement_;  // a process that throws before run() agrees as it unwinds
     std::vector<Array> arrays_;
 };
 
