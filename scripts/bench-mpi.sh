@@ -18,7 +18,14 @@ nb=${GRAIN_BENCH_NB:-512}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 export STARPU_SILENT=1
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+# Ranks bound to one core would recalibrate the bus model the one-process runs keep for
+# the whole machine, every round and together (doc/distributed.md): they get a copy of
+# the StarPU home (its codelet models included), calibrated once by one rank.
+mpi_home=$(mktemp -d)
+trap 'rm -rf "$out" "$mpi_home"' EXIT
+cp -r "${STARPU_HOME:-$HOME}/.starpu" "$mpi_home/" 2>/dev/null || true
+mpirun() { STARPU_HOME=$mpi_home command mpirun "$@"; }
+mpirun -np 1 "$driver" -o potrf -n 256 -b 64 -t 1 >/dev/null 2>&1
 rate() { "$@" 2>/dev/null | awk -F';' '$1 == "potrf" { print $12 }'; }
 run="-o potrf -n $n -b $nb"
 for r in $(seq "$rounds"); do
