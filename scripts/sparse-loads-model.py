@@ -15,7 +15,11 @@ tasks A_i x B_j kept at random), memories of M panels per GPU, and
 - partition:  the tasks split in 4 balanced parts that minimise the data in several parts
               (random starts, then moves of single tasks), then darts on each part alone;
 - pooled:     darts on one GPU with the memory of all 4, a reference no real schedule
-              reaches: it is what the copies of a data on several GPUs cost.
+              reaches: it is what the copies of a data on several GPUs cost;
+- on 1 GPU, the order kept, optimal eviction: darts's order on 1 GPU replayed with
+              Belady's eviction (the data used again last goes), against LUF's;
+- on 1 GPU, reverse Cuthill-McKee: tasks in a bandwidth-reducing order of the data
+              (a task when its later input comes), Belady's eviction (needs scipy).
 The sets are drawn with Python's generator, not grain_sched_bench's: the same law, other
 draws. Usage: scripts/sparse-loads-model.py [N ...]   (default 200 300); M = 35 panels
 (500 MiB over 14.7 MB panels) and no limit.
@@ -33,7 +37,8 @@ def sparse_set(n, seed):
     return sorted(rng.sample(tasks, max(1, round(0.02 * len(tasks)))))
 
 
-def darts(tasks, gpus, slots, dup_penalty=0.0, seed=1):
+def darts(tasks, gpus, slots, dup_penalty=0.0, seed=1, order=None):
+    """Loads; the tasks in the order the GPUs run them are appended to order if given."""
     rng = random.Random(seed)
     unplanned_users = collections.defaultdict(set)
     for t, inputs in enumerate(tasks):
@@ -60,6 +65,8 @@ def darts(tasks, gpus, slots, dup_penalty=0.0, seed=1):
         for k in range(gpus):
             if planned[k]:
                 t = planned[k].popleft()
+                if order is not None:
+                    order.append(tasks[t])
                 for d in tasks[t]:
                     load(k, d, set(tasks[t]))
                     planned_uses[k][d] -= 1
@@ -84,6 +91,44 @@ def darts(tasks, gpus, slots, dup_penalty=0.0, seed=1):
                     unplanned_users[d].discard(t)
                     planned_uses[k][d] += 1
     return loads
+
+
+def belady(sequence, slots):
+    """Loads of one GPU running the tasks of sequence in that order, evicting the data used
+    again last (optimal for a given order), never the other input of the running task."""
+    refs = [d for t in sequence for d in t]
+    next_use, last = [0] * len(refs), {}
+    for i in range(len(refs) - 1, -1, -1):
+        next_use[i] = last.get(refs[i], len(refs))
+        last[refs[i]] = i
+    memory, loads = {}, 0
+    for i, d in enumerate(refs):
+        if d not in memory:
+            loads += 1
+            if len(memory) >= slots:
+                pinned = refs[i - 1] if i % 2 else None
+                del memory[max((x for x in memory if x != pinned), key=memory.get)]
+        memory[d] = next_use[i]
+    return loads
+
+
+def darts_order_belady(tasks, slots, seed):
+    order = []
+    darts(tasks, 1, slots, seed=seed, order=order)
+    return belady(order, slots)
+
+
+def rcm_belady(tasks, slots):
+    import numpy as np
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import reverse_cuthill_mckee
+    n = 1 + max(d for t in tasks for d in t)
+    rows = [a for a, b in tasks] + [b for a, b in tasks]
+    cols = [b for a, b in tasks] + [a for a, b in tasks]
+    graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)).tocsr()
+    position = {int(d): i for i, d in enumerate(reverse_cuthill_mckee(graph, symmetric_mode=True))}
+    key = [sorted((position[a], position[b]), reverse=True) for a, b in tasks]
+    return belady([t for _, t in sorted(zip(key, tasks))], slots)
 
 
 def partition(tasks, parts, starts=5, tolerance=1.03):
@@ -130,7 +175,13 @@ def main():
         ("darts on 1 GPU", lambda ts, m, s: darts(ts, 1, m, seed=s)),
         ("partition + darts", lambda ts, m, s: sum(darts(p, 1, m, seed=s) for p in partition(ts, GPUS))),
         ("pooled (reference)", lambda ts, m, s: darts(ts, 1, GPUS * m, seed=s)),
+        ("1 GPU, Belady", lambda ts, m, s: darts_order_belady(ts, m, s)),
     ]
+    try:
+        import scipy  # noqa: F401
+        strategies.append(("1 GPU, RCM + Belady", lambda ts, m, s: rcm_belady(ts, m)))
+    except ImportError:
+        print("(no scipy: the reverse Cuthill-McKee order is left out)")
     print("loads over the working set (data used), mean of seeds 1-3 [lowest-highest]")
     for slots, label in ((35, "500 MiB per GPU"), (10**9, "no limit")):
         for n in sizes:
