@@ -323,6 +323,16 @@ TEST(Mpi, OneProcesssBadArgumentEndsTheCallEverywhere) {
         // Different matrices of one shape: refused too.
         Matrix<T> other(n, n, ladder, d);
         EXPECT_THROW(potrf(Uplo::Lower, Runtime::rank() == 0 ? M : other), grain::runtime_error);
+        // Different scalars: alpha of gemm, beta of syrk, alpha of trsm (C, S and X keep
+        // their values: nothing ran). -0 and 0 are the same beta.
+        Matrix<T> C = distributed(A, d), S = distributed(A, d), X = distributed(A, d);
+        EXPECT_THROW(gemm(Op::NoTrans, Op::NoTrans, T(bad ? 2 : 1), M, M, T(0), C), grain::runtime_error);
+        EXPECT_THROW(syrk(Uplo::Lower, Op::NoTrans, T(1), M, T(bad ? 0.5 : 1), S), grain::runtime_error);
+        EXPECT_THROW(trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(bad ? -1 : 1), M, X),
+                     grain::runtime_error);
+        EXPECT_EQ(norm('M', minus(to_array(C), A)) + norm('M', minus(to_array(S), A)) + norm('M', minus(to_array(X), A)),
+                  0);
+        EXPECT_EQ(gemm(Op::NoTrans, Op::NoTrans, T(1), M, M, T(bad ? -0.0 : 0.0), C), 0);
         // A bad lda for to_lapack on one process.
         Array<T> back(n, n);
         EXPECT_ANY_THROW(M.to_lapack(back.data(), bad ? n - 1 : back.ld()));

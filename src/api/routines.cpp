@@ -5,10 +5,12 @@
 #include <cctype>
 #include <functional>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -58,7 +60,7 @@ void require_same_tiles(const char* routine, const Matrix<T>& A, const char* nam
 // before the first task, they agree: a process whose check threw takes part as it unwinds
 // (the destructor), so one process's bad argument ends the call with an error on every
 // process instead of leaving the others waiting for its messages. The processes also
-// compare a fingerprint of the call (routine, operands' shapes and ladders). The call
+// compare a fingerprint of the call (routine, operands' shapes and ladders, scalars). The call
 // alive on this thread is the one submit() agrees for.
 class Collective {
 public:
@@ -106,10 +108,27 @@ public:
         throw runtime_error(std::string(routine_) + (same ? ": another process refused its arguments"
                                                           : ": the processes called it on different arguments"));
     }
+
     static Collective* active() { return current; }
     void add(int64_t v) { fingerprint_ = (fingerprint_ ^ uint64_t(v)) * 1099511628211u; }
+    // The call's scalars (alpha, beta), by their bits: processes that scale by different
+    // values would compute tiles of different products. -0 counts as 0.
+    template <typename... S>
+    void add_scalars(S... values) {
+        (add_bits(values == S(0) ? S(0) : values), ...);
+    }
 
 private:
+    template <typename S>
+    void add_bits(const S& value) {
+        static_assert(std::is_trivially_copyable_v<S> && sizeof(S) % sizeof(uint32_t) == 0);
+        for (size_t at = 0; at < sizeof(S); at += sizeof(uint32_t)) {
+            uint32_t word = 0;
+            std::memcpy(&word, reinterpret_cast<const unsigned char*>(&value) + at, sizeof word);
+            add(word);
+        }
+    }
+
     static thread_local Collective* current;
     const char* routine_;
     bool distributed_, agreed_ = false;
@@ -472,6 +491,7 @@ int default_tile_size(int64_t order) {
 template <typename T>
 Request gemm_async(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
     Collective call("grain::gemm", {&A, &B, &C}, {int64_t(transa), int64_t(transb)});
+    call.add_scalars(alpha, beta);
     transa = checked<T>("grain::gemm", "transa", transa);
     transb = checked<T>("grain::gemm", "transb", transb);
     check_gemm("grain::gemm", transa, transb, A, B, C);
@@ -486,6 +506,7 @@ int gemm(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, 
 template <typename T>
 Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
     Collective call("grain::trsm", {&A, &B}, {int64_t(side), int64_t(uplo), int64_t(trans), int64_t(diag)});
+    call.add_scalars(alpha);
     side = checked("grain::trsm", "side", side);
     uplo = checked("grain::trsm", "uplo", uplo);
     trans = checked<T>("grain::trsm", "trans", trans);
@@ -506,6 +527,7 @@ template <typename T>
 Request rank_k_request(const char* routine, bool hermitian, Uplo uplo, Op trans, T alpha, const Matrix<T>& A,
                        T beta, Matrix<T>& C) {
     Collective call(routine, {&A, &C}, {int64_t(uplo), int64_t(trans)});
+    call.add_scalars(alpha, beta);
     uplo = checked(routine, "uplo", uplo);
     trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_runtime(routine);
