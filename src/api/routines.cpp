@@ -21,6 +21,7 @@
 #include "runtime_access.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/env.hpp"
+#include "src/base/fingerprint.hpp"
 #include "src/base/overlap.hpp"
 #include "src/base/request_state.hpp"
 #include "src/base/scalar_traits.hpp"
@@ -110,7 +111,7 @@ public:
     }
 
     static Collective* active() { return current; }
-    void add(int64_t v) { fingerprint_ = (fingerprint_ ^ uint64_t(v)) * 1099511628211u; }
+    void add(int64_t v) { fingerprint_ = detail::fingerprint_step(fingerprint_, uint64_t(v)); }
     // The call's scalars (alpha, beta), by their bits: processes that scale by different
     // values would compute tiles of different products. -0 counts as 0.
     template <typename... S>

@@ -7,6 +7,7 @@
 
 #include "grain/errors.hpp"
 #include "src/base/constants.hpp"
+#include "src/base/fingerprint.hpp"
 #include "src/base/simulation.hpp"
 #include "src/starpu/distributed.hpp"
 
@@ -83,7 +84,7 @@ TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, const
       distribution_(std::make_unique<const Distribution>(distribution)), tiles_(handles_.size(), nullptr),
       first_tag_(mpi::new_tags(int64_t(handles_.size()))), rank_(mpi::rank()) {
     for (int j = 0; j < nt_; ++j)
-        for (int i = 0; i < mt_; ++i) placement_ = (placement_ ^ uint64_t(owner(i, j))) * 1099511628211u;
+        for (int i = 0; i < mt_; ++i) placement_ = fingerprint_step(placement_, uint64_t(owner(i, j)));
     if (local_tile) {
         for (int j = 0; j < nt_; ++j)
             for (int i = 0; i < mt_; ++i)
