@@ -49,39 +49,11 @@ run() {
   # shellcheck disable=SC2086
   STARPU_SILENT=1 bash "$root/scripts/sim-testing.sh" --build "$build" --machine "$machine" --gpus "$gpus" \
     --cpus "$cpus" -o "$op" -n "$n" --sched "$s" --window "$w" $tiles -v 2>/dev/null |
-    awk -F';' -v key="$op $n $s|$tiles|$w" '
-      $1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }
-      /^# gpu transfers:/ { split($0, f, " "); to = f[4]; from = f[8] }
-      !/^#/ && col["gflops"] { g = $col["gflops"] }
-      END { print key "|" (g == "" ? "failed" : g) "|" to "|" from }' || true
+    awk -F';' -v key="$op $n $s|$tiles|$w" -f "$root/scripts/splits-line.awk" || true
 }
 export -f run
 xargs -P "${GRAIN_BENCH_JOBS:-2}" -I{} bash -c 'run "$@"' _ {} < "$out/jobs" > "$out/runs"
 
 echo "# $machine, $gpus GPU(s), $cpus cores: mean GFlop/s over windows ($windows) [min-max]," \
   "mean MB to / from the GPUs; lp against the best fixed tile of the same scheduler"
-awk -F'|' '
-  $4 == "failed" { failed++; next }
-  { k = $1 SUBSEP $2; sum[k] += $4; n[k]++; to[k] += $5; from[k] += $6
-    if (!(k in lo) || $4 < lo[k]) lo[k] = $4
-    if (!(k in hi) || $4 > hi[k]) hi[k] = $4
-    if (!($1 in seen)) { seen[$1] = 1; order[++cases] = $1 }
-    if (!(k in known)) { known[k] = 1; tiles[$1] = tiles[$1] "|" $2 } }
-  END {
-    for (i = 1; i <= cases; i++) {
-      c = order[i]; print c
-      m = split(substr(tiles[c], 2), t, "|"); best = 0
-      for (j = 1; j <= m; j++) {
-        k = c SUBSEP t[j]
-        if (t[j] !~ /lp/ && sum[k] / n[k] > best) { best = sum[k] / n[k]; bytes = (to[k] + from[k]) / n[k]; bt = t[j] }
-      }
-      for (j = 1; j <= m; j++) {
-        k = c SUBSEP t[j]; mean = sum[k] / n[k]
-        line = sprintf("  %-40s %8.0f [%.0f-%.0f]  MB %6.0f / %6.0f", t[j], mean, lo[k], hi[k], to[k] / n[k], from[k] / n[k])
-        if (t[j] ~ /lp/ && best > 0)
-          line = line sprintf("  lp / best (%s): %.3f, bytes %.2f", bt, mean / best, (to[k] + from[k]) / n[k] / bytes)
-        print line
-      }
-    }
-    if (failed) printf "%d runs failed (%s)\n", failed, FILENAME
-  }' "$out/runs" | tee "$out/summary"
+awk -F'|' -f "$root/scripts/splits-summary.awk" "$out/runs" | tee "$out/summary"

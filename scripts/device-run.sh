@@ -18,12 +18,21 @@
 #      zgemm to n = 16384) on the lp ladder, --vendor, $NITER runs each alternating grain
 #      and the vendor, sizes $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv (its medians:
 #      awk -F';' -f scripts/vendor-ratio.awk table.csv);
-#   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB): larger.csv.
+#   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB): larger.csv;
+#   6. splits (issue 48, not in the default): --split lp against the fixed tiles, potrf and
+#      getrf_nopiv at n = $SPLIT_N under darts and dmdar, each configuration once per
+#      round, $SPLIT_ROUNDS rounds alternating them: splits.txt (the runs, then their
+#      summary by scripts/splits-summary.awk, as scripts/bench-splits.sh prints the
+#      simulated ones).
+# Phases 3-6 run under $SCHED [darts] (6: darts and dmdar); calibration under StarPU's
+# prio, which sends every kernel size to every worker that can run it. $OPS replaces the
+# table's operations (e.g. OPS=getrf for issue 50's n = 32768).
 # Each phase runs under its own time limit ($LIMITS), each table case under CASE_LIMIT, so
 # the later ones still get theirs. Two calls do a loan's work:
 #   bash scripts/device-run.sh                       machine calibrate trace table (16384)
 #   SIZES=32768,49152 bash scripts/device-run.sh table larger
-# with build-device/grain-gpu.tar.xz carried (scripts/pack-gpu-run.sh packs it). Rehearsal
+# and, on a third call, splits (at most 8 files come back from a call: the first call
+# writes 7). With build-device/grain-gpu.tar.xz carried (scripts/pack-gpu-run.sh packs it). Rehearsal
 # without a GPU: REHEARSE=1 OUT=/tmp/out bash scripts/device-run.sh --build build, which
 # runs every phase on the CPU build at tiny sizes.
 set -euo pipefail
@@ -52,9 +61,9 @@ if [ -n "${REHEARSE:-}" ]; then
   export MODEL_HOST=${MODEL_HOST:-grain-rehearsal}
   scales=${SCALES:-256,128,64}
   sizes=${SIZES:-512,1024}
-  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30"}
+  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60"}
   case_limit=${CASE_LIMIT:-20}
-  larger_n=1024 larger_mem=4 trace_n=1024 core_n=256
+  larger_n=1024 larger_mem=4 trace_n=1024 core_n=256 split_n=1024 split_scales=256,128,64
 else
   gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
   case $gpu_name in
@@ -65,10 +74,12 @@ else
   export MODEL_HOST=${MODEL_HOST:-$default_host}
   scales=${SCALES:-4096,2048,1024,512,256}
   sizes=${SIZES:-16384}
-  limits=${LIMITS:-"machine=30 calibrate=100 trace=40 table=150 larger=60"}
+  limits=${LIMITS:-"machine=30 calibrate=100 trace=40 table=150 larger=60 splits=300"}
   case_limit=${CASE_LIMIT:-60}
-  larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048
+  larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048 split_n=32768
+  split_scales=4096,2048,1024,512  # the ladder scripts/bench-splits.sh simulates the H100 with
 fi
+sched=${SCHED:-darts}
 export STARPU_HOSTNAME=$MODEL_HOST STARPU_SILENT=1
 export STARPU_HOME=${STARPU_HOME:-/tmp/grain-starpu-home}
 mkdir -p "$STARPU_HOME"
@@ -127,7 +138,7 @@ for phase in $phases; do
       say "saved $out/sampling.tar.gz ($(du -h "$out/sampling.tar.gz" | cut -f1))" ;;
     trace)
       STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o potrf -n "$trace_n" --scales "$scales" --split lp \
-        --trace "$out/trace.csv" -v >> "$out/table.csv" 2>> "$log"
+        --sched "$sched" --trace "$out/trace.csv" -v >> "$out/table.csv" 2>> "$log"
       save_models ;;
     table)
       for n in ${sizes//,/ }; do
@@ -137,18 +148,45 @@ for phase in $phases; do
         # and the operations before it are those of issue 47's goals. Then zgemm against
         # cuBLAS's (issue 51). An entry is OP or OP:PRECISION (d by default).
         ops="potrf getrf_nopiv gemm"; [ "$n" -le 16384 ] && ops="$ops getrf gemm:z"
-        for entry in $ops; do
+        for entry in ${OPS:-$ops}; do
           op=${entry%%:*} p=d; [ "$entry" != "$op" ] && p=${entry#*:}
-          echo "# grain_testing -o $op -p $p -n $n --scales $scales --split lp --vendor --niter ${NITER:-3} $check -v" >> "$out/table.csv"
-          STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o $op -p $p -n "$n" --scales "$scales" --split lp \
-            --vendor --niter "${NITER:-3}" $check -v >> "$out/table.csv" 2>> "$log"
+          echo "# grain_testing -o $op -p $p -n $n --scales $scales --split lp --sched $sched --vendor --niter ${NITER:-3} $check -v" >> "$out/table.csv"
+          STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o "$op" -p "$p" -n "$n" --scales "$scales" --split lp \
+            --sched "$sched" --vendor --niter "${NITER:-3}" $check -v >> "$out/table.csv" 2>> "$log"
         done
       done
       save_models ;;
     larger)
       # The matrix is larger than the GPU memory grain may use: cuSOLVER cannot run (nan).
       STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o potrf -n "${LARGER_N:-$larger_n}" --scales "$scales" \
-        --split lp --gpu-mem "${LARGER_MEM:-$larger_mem}" --vendor --check -v >> "$out/larger.csv" 2>> "$log" ;;
+        --split lp --sched "$sched" --gpu-mem "${LARGER_MEM:-$larger_mem}" --vendor --check -v >> "$out/larger.csv" 2>> "$log" ;;
+    splits)
+      # Issue 48 on the real GPU: the lp ladder against its scales but the smallest as
+      # fixed tiles, each scheduler against its own best. Rounds alternate the
+      # configurations (the machine's drift spreads over all); an operation's rounds all
+      # come before the next operation's, so a cut phase leaves whole comparisons.
+      ladder=${SPLIT_SCALES:-$split_scales} n=${SPLIT_N:-$split_n}
+      configs=()
+      IFS=, read -ra tiles <<< "${ladder%,*}"
+      for b in "${tiles[@]}"; do configs+=("-b $b --split none"); done
+      configs+=("--scales $ladder --split lp")
+      runs=$out/splits.txt
+      for op in ${SPLIT_OPS:-potrf getrf_nopiv}; do
+        for round in $(seq "${SPLIT_ROUNDS:-3}"); do
+          for s in darts dmdar; do
+            for config in "${configs[@]}"; do
+              [ $((deadline - SECONDS)) -gt 5 ] || { say "splits: no time left (op $op, round $round)"; break 4; }
+              # shellcheck disable=SC2086
+              run_until "$deadline" "$case_limit" -o "$op" -n "$n" $config --sched "$s" -v 2>> "$log" |
+                awk -F';' -v key="$op $n $s|$config|$round" -f "$root/scripts/splits-line.awk" >> "$runs"
+            done
+          done
+        done
+      done
+      # The summary follows the runs as '#' lines, which the summary's awk skips.
+      summary=$(awk -F'|' -f "$root/scripts/splits-summary.awk" "$runs")
+      { echo "# lp against the fixed tiles: mean GFlop/s over the rounds [lowest-highest], mean MB to / from the GPU"
+        sed 's/^/# /' <<< "$summary"; } >> "$runs" ;;
     *) echo "$0: unknown phase $phase" >&2; exit 2 ;;
   esac
 done
