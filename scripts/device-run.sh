@@ -30,11 +30,11 @@
 # Each phase runs under its own time limit ($LIMITS), each table case under CASE_LIMIT, so
 # the later ones still get theirs. Two calls do a loan's work:
 #   bash scripts/device-run.sh                       machine calibrate trace table (16384)
-#   SIZES=32768,49152 bash scripts/device-run.sh table larger
+#   SIZES=32768,49152 LIMITS="table=300 larger=60" bash scripts/device-run.sh table larger
 # and, on a third call, splits (at most 8 files come back from a call: the first call
-# writes 7). With build-device/grain-gpu.tar.xz carried (scripts/pack-gpu-run.sh packs it). Rehearsal
-# without a GPU: REHEARSE=1 OUT=/tmp/out bash scripts/device-run.sh --build build, which
-# runs every phase on the CPU build at tiny sizes.
+# writes 7), with build-device/grain-gpu.tar.xz carried (scripts/pack-gpu-run.sh packs
+# it). Rehearsal without a GPU: REHEARSE=1 OUT=/tmp/out bash scripts/device-run.sh
+# --build build PHASES..., which runs the phases on the CPU build at tiny sizes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=
