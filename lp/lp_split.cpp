@@ -82,17 +82,19 @@ public:
                                                                                     : nullptr;
         if (cause) solve(counters, cause, new_ladder ? &site : nullptr);
         const size_t k = kind(int(site.op), site.level);
-        ++decided_[k];
-        if (too_coarse_for_the_calls(site, counters) || longer_than_the_rest(k, counters)) {
-            ++split_[k];
-            return true;
-        }
-        // Where the last solve had no task of this kind, it has no ratio for it: the
-        // workers' need decides alone (with GPUs, only after a failed solve, see above).
-        const bool below_target = !known_[k] || double(split_[k]) < targets_[k] * double(decided_[k]);
+        if (too_coarse_for_the_calls(site, counters) || longer_than_the_rest(k, counters)) return true;
+        // The kind's target as a running credit: each decision adds it (up to 1), a split
+        // spends 1. It carries over solves: counted from each solve, the first decision
+        // after one split at any target above 0, and with GPUs solves come every few
+        // decisions of a kind (gemm n = 65536 on one simulated H100: 47 % of the 4096
+        // tasks split for targets of 0.0003-0.0012). Where the last solve had no task of
+        // this kind, it has no ratio for it: the workers' need decides alone (with GPUs,
+        // only after a failed solve, see above).
+        if (known_[k]) credit_[k] = std::min(1.0, credit_[k] + targets_[k]);
+        const bool below_target = !known_[k] || credit_[k] >= 1 - 1e-9;
         if (!below_target || !workers_lack_tasks(counters)) return false;
         if (!critical_path_allows(site, counters)) return false;
-        ++split_[k];
+        if (known_[k]) credit_[k] -= 1;
         return true;
     }
 
@@ -119,8 +121,7 @@ private:
         const size_t tl = size_t(kinds * levels_);
         targets_.assign(tl, 0);  // no split before the first solve
         known_.assign(tl, true);
-        decided_.assign(tl, 0);
-        split_.assign(tl, 0);
+        credit_.assign(tl, 0);
         units_ = {cpu_unit};
         if (starpu_cuda_worker_get_count() > 0) units_.push_back(cuda_unit);
         const int units = int(units_.size());
@@ -227,6 +228,7 @@ private:
             for (int l = 0; l < levels_; ++l)
                 inputs_.pending[kind(t, l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()) +
                                                      counters.announced(Kernel(t), l));
+        limit_core_tasks();
         const lp::Solution solution = lp_.solve(inputs_);
         if (solution.solved) {  // else keep the last good ratios
             targets_ = solution.ratio;
@@ -236,8 +238,6 @@ private:
                 known_[k] = tasks > 0;
             }
         }
-        std::fill(decided_.begin(), decided_.end(), 0);
-        std::fill(split_.begin(), split_.end(), 0);
         const double cpu1 = thread_cpu_ms();
         const auto t1 = std::chrono::steady_clock::now();
         ++stats_.solves;
@@ -250,6 +250,26 @@ private:
         if (history_.size() == LpStatistics::history_limit) history_.pop_front();
         history_.push_back({std::chrono::duration<double>(t0 - start_).count(), starpu_t0, solved_at_, ms,
                             cpu1 - cpu0, solution.solved, inputs_.pending, targets_, cause});
+    }
+
+    // With GPUs, MinN of the cores is at most the tasks of their shortest kind a core can
+    // end while the GPUs run the pending work: (4) otherwise splits tiles for cores that
+    // would take seconds on them, the scheduler gives those tiles to the GPUs (a core
+    // takes a task only if it would end it no later than a GPU), and the next solve splits
+    // more (gemm n = 65536 on two simulated H100s; doc/splits-on-gpus.md).
+    void limit_core_tasks() {
+        const size_t units = units_.size();
+        if (units < 2) return;
+        double gpu_time = 0, shortest = 0;
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l) {
+                const size_t k = kind(t, l);
+                gpu_time += inputs_.pending[k] * inputs_.duration[k * units + 1];
+                if (inputs_.runs[k * units] && (shortest == 0 || inputs_.duration[k * units] < shortest))
+                    shortest = inputs_.duration[k * units];
+            }
+        gpu_time /= inputs_.workers[1];
+        inputs_.min_tasks[0] = shortest > 0 ? std::min(cpu_unit.min_tasks, std::floor(gpu_time / shortest)) : 0;
     }
 
     // The critical path, which the LP does not see: on CPU cores alone, a task longer than
@@ -342,7 +362,7 @@ private:
     std::vector<KernelFootprints> footprints_;  // per level
     std::vector<double> targets_;
     std::vector<bool> known_;  // whether the last solve gave (type, level) any task
-    std::vector<int64_t> decided_, split_;  // per (type, level), since the last solve
+    std::vector<double> credit_;  // per (type, level): splits the targets allow now (split())
     LpStatistics stats_;                // its history stays empty: history_ holds the solves
     std::deque<LpSolve> history_;       // the last LpStatistics::history_limit solves
     std::chrono::steady_clock::time_point start_;

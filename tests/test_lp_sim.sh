@@ -84,3 +84,16 @@ echo "potrf panels split at level 0: n=16384 $small_split of $small_total, n=327
 [ "${small_total:-0}" = 8 ] && [ "${large_total:-0}" = 16 ] || { echo "FAILED: no potrf counts in the -v output"; exit 1; }
 [ "$small_split" = 0 ] || { echo "FAILED: n=16384 split panels the GPU would run sooner"; exit 1; }
 [ "$large_split" -gt 0 ] && [ "$large_split" -lt 16 ] || { echo "FAILED: n=32768 should split its first panels only"; exit 1; }
+
+# A kind's target is a share of its decisions, kept as a credit over solves (lp_split.cpp):
+# counted from each solve, the first decision after one split whatever the target, and
+# with GPUs solves come every few decisions of a kind. gemm n = 65536 on one simulated
+# H100 and 15 cores (targets for the 4096 tasks of 0.0003-0.0012) then split 47 % of its
+# 4096 tasks and ran at 0.45 of flat tiles; the credit splits at most 1 %.
+gemm_split=$(bash "$root/scripts/sim-testing.sh" --build "$build" --machine h100 --gpus 1 --cpus 15 -o gemm -n 65536 \
+  --sched darts --window 512 --scales 4096,2048,1024 --split lp -v 2>/dev/null |
+  sed -n 's/.*tasks split\/submitted per operation and level: gemm=\([0-9]*\)\/\([0-9]*\),.*/\1 \2/p' | head -1)
+read -r gemm_done gemm_total <<<"$gemm_split"
+echo "gemm n=65536 on one H100: $gemm_done of $gemm_total top-level tasks split"
+[ "${gemm_total:-0}" = 4096 ] || { echo "FAILED: no gemm counts in the -v output"; exit 1; }
+[ "$gemm_done" -le 40 ] || { echo "FAILED: the lp policy split more than 1 % of the 4096 gemm tasks"; exit 1; }

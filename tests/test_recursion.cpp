@@ -306,21 +306,25 @@ TEST(Recursion, LpPolicySplitsBelowTargetOnlyWhileWorkersLackTasks) {
     const std::vector<int> ladder{512, 256};
     const detail::TaskSite site{detail::Kernel::Gemm, 0, 2, 0, 0, &ladder, 'd', nullptr, false};
     // `ready` gemms at level 0, all ready, none started: fewer than the 16 per core the
-    // LP wants executed, so it splits some (target > 0); more than one per core, so the
-    // critical path splits none; no call counted, so the calls' work splits none.
-    auto splits_first = [&](int ready) {
+    // LP wants executed, so it splits some (target > 0: a split once the decisions'
+    // credit reaches one); more than one per core, so the critical path splits none; no
+    // call counted, so the calls' work splits none. Whether one of `ready` decisions
+    // splits (the counters stay, so the LP does not solve again):
+    auto splits_one = [&](int ready) {
         const auto policy = detail::make_lp_split(50);
         policy->started();
         detail::Counters counters;
         detail::TaskCounters& gemms = counters.at(detail::Kernel::Gemm, 0);
         gemms.submitted = ready;
         gemms.ready = ready;
-        return policy->split(site, counters);
+        for (int decision = 0; decision < ready; ++decision)
+            if (policy->split(site, counters)) return true;
+        return false;
     };
-    EXPECT_TRUE(splits_first(6 * cores));
-    EXPECT_TRUE(splits_first(8 * cores - 1));
-    EXPECT_FALSE(splits_first(8 * cores));
-    EXPECT_FALSE(splits_first(12 * cores));
+    EXPECT_TRUE(splits_one(6 * cores));
+    EXPECT_TRUE(splits_one(8 * cores - 1));
+    EXPECT_FALSE(splits_one(8 * cores));
+    EXPECT_FALSE(splits_one(12 * cores));
 }
 
 // Many runs in one process: no handle or plan is left behind.
