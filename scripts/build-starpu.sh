@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Builds StarPU 1.3.10 from Debian bookworm's source package, with CUDA (from
-# /usr/local/cuda, or $CUDA_HOME) or with SimGrid (Debian's libsimgrid-dev), after the
-# project's patches in scripts/starpu-patches/. Installs into a cache outside the clone,
+# /usr/local/cuda, or $CUDA_HOME), with SimGrid (Debian's libsimgrid-dev), or with OpenCL
+# (for tests of the patches with real data on a second memory node: pocl's CPU device),
+# after the project's patches in scripts/starpu-patches/. Installs into a cache outside the clone,
 # keyed by version + patches + configure options, so a second run is instant.
-# Usage: scripts/build-starpu.sh --cuda | --simgrid [--prefix DIR] [--jobs N]
+# Usage: scripts/build-starpu.sh --cuda | --simgrid | --opencl [--prefix DIR] [--jobs N]
 # Prints the install prefix on its last line (use it as GRAIN_STARPU_PREFIX or in
 # PKG_CONFIG_PATH=PREFIX/lib/pkgconfig).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=1.3.10
 variant="" prefix="" jobs=$(nproc)
-usage() { echo "usage: $0 --cuda | --simgrid [--prefix DIR] [--jobs N]" >&2; exit 2; }
+usage() { echo "usage: $0 --cuda | --simgrid | --opencl [--prefix DIR] [--jobs N]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --cuda) variant=cuda ;;
     --simgrid) variant=simgrid ;;
+    --opencl) variant=opencl ;;
     --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift ;;
     --jobs) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
     *) usage ;;
@@ -25,14 +27,16 @@ done
 
 cuda_home=${CUDA_HOME:-/usr/local/cuda}
 options=(--enable-maxcpus=256 --disable-static --disable-build-doc --disable-build-examples
-         --disable-build-tests --disable-fortran --disable-opencl --disable-socl --disable-mpi
+         --disable-build-tests --disable-fortran --disable-socl --disable-mpi
          --disable-starpufft --disable-openmp)
 case $variant in
   cuda)
     [ -x "$cuda_home/bin/nvcc" ] || { echo "build-starpu.sh: no CUDA toolkit at $cuda_home (set CUDA_HOME)" >&2; exit 1; }
-    options+=(--enable-cuda --with-cuda-dir="$cuda_home") ;;
+    options+=(--disable-opencl --enable-cuda --with-cuda-dir="$cuda_home") ;;
   simgrid)
-    options+=(--enable-simgrid --disable-cuda) ;;
+    options+=(--disable-opencl --enable-simgrid --disable-cuda) ;;
+  opencl)
+    options+=(--enable-opencl --disable-cuda) ;;
 esac
 
 # The cache key: anything that changes the installed library changes the folder.
@@ -58,6 +62,7 @@ if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sour
 fi
 packages=(dpkg-dev build-essential pkg-config libhwloc-dev libltdl-dev)
 [ "$variant" = simgrid ] && packages+=(libsimgrid-dev libboost-dev)
+[ "$variant" = opencl ] && packages+=(ocl-icd-opencl-dev opencl-headers)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -83,6 +88,9 @@ echo "configuring StarPU $version ($variant): ${options[*]}" >&2
 if [ "$variant" = cuda ]; then
   grep -q '^#define STARPU_USE_CUDA 1' include/starpu_config.h ||
     { grep -i cuda configure.log | tail -20 >&2; echo "build-starpu.sh: configure did not enable CUDA" >&2; exit 1; }
+elif [ "$variant" = opencl ]; then
+  grep -q '^#define STARPU_USE_OPENCL 1' include/starpu_config.h ||
+    { grep -i opencl configure.log | tail -20 >&2; echo "build-starpu.sh: configure did not enable OpenCL" >&2; exit 1; }
 else
   grep -q "^#define STARPU_SIMGRID 1" include/starpu_config.h ||
     { grep -i simgrid configure.log | tail -20 >&2; echo "build-starpu.sh: configure did not enable SimGrid" >&2; exit 1; }

@@ -72,6 +72,20 @@ starpu_sim=$(bash "$root/scripts/build-starpu.sh" --simgrid | tail -1)
 bash "$root/scripts/build.sh" "$root/build-sim" -DGRAIN_SIMULATION=ON -DCMAKE_PREFIX_PATH="$starpu_sim"
 (cd "$root/build-sim" && ctest --output-on-failure)
 
+echo "== StarPU with our patches and OpenCL: tiles cut and gathered on a device, with real data"
+# pocl's CPU device is a second memory node: StarPU's patch 07 (scripts/starpu-patches) cuts
+# and gathers tiles there, by copies on the device. The OpenclNode test checks the data
+# against the patched StarPU, with the patch on and off (STARPU_PARTITION_ON_DEVICE=0); it
+# must run, not be skipped.
+starpu_opencl=$(bash "$root/scripts/build-starpu.sh" --opencl | tail -1)
+cmake -S "$root" -B "$root/build-opencl" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$starpu_opencl" >/dev/null
+cmake --build "$root/build-opencl" -j "$(nproc)" --target grain_opencl_tests
+for setting in 1 0; do
+  out=$(cd "$root/build-opencl" && STARPU_PARTITION_ON_DEVICE=$setting ctest -R '^OpenclNode$' --output-on-failure) || true
+  grep -q 'OpenclNode \.* *Passed' <<<"$out" ||
+    { echo "$out"; echo "OpenclNode did not pass against the patched StarPU (STARPU_PARTITION_ON_DEVICE=$setting)" >&2; exit 1; }
+done
+
 echo "== install, then build examples/app with find_package(grain) and pkg-config"
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT

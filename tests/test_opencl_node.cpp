@@ -1,17 +1,25 @@
 // Splits of tiles whose only valid copy is on another memory node, with real data: an
 // OpenCL device (pocl's, on the CPU, without a GPU) is that node. A codelet of the test
-// doubles every tile there, so the host copies are stale; then grain factors the matrix
-// with every task split. StarPU 1.3 partitions a tile in host memory, so each split must
-// first bring the tile home: the factor is the one of 2A, not of the stale A, and each
-// tile crosses the bus once, the triangle's for the splits, the others as the output of
-// a synchronous call (issue 48; doc/splits-on-gpus.md).
-// Built against a StarPU with OpenCL (Debian's has it); skipped where no OpenCL device is
-// found (scripts/install-deps.sh installs pocl-opencl-icd, and scripts/test.sh fails on
-// that skip).
+// doubles tiles there, so the host copies are stale.
+// - Then grain factors the matrix with every task split. StarPU 1.3 partitions a tile in
+//   host memory, so each split first brings the tile home; with our StarPU patch 07
+//   (STARPU_HAVE_PARTITION_ON_DEVICE) a tile valid only there is cut there, by copies on
+//   the device, and its pieces come home for the cores. Either way the factor is the one
+//   of 2A, not of the stale A, and each tile's data crosses the bus once: the triangle's
+//   for the splits, the others as the output of a synchronous call (issue 48;
+//   doc/splits-on-gpus.md).
+// - Sub-tiles doubled there are gathered where they are with the patch (copies into the
+//   tile's buffer there), at home without it, before the whole tile is doubled again.
+// Built against a StarPU with OpenCL: Debian's (no patch), and the patched one of
+// scripts/build-starpu.sh --opencl (scripts/test.sh builds this test against both);
+// skipped where no OpenCL device is found (scripts/install-deps.sh installs
+// pocl-opencl-icd, and scripts/test.sh fails on that skip).
 #include <CL/cl.h>
 #include <starpu.h>
 
 #include <cstdlib>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "common.hpp"
@@ -49,38 +57,72 @@ void twice(void* buffers[], void*) {
     if (err != CL_SUCCESS) std::abort();
 }
 
-// Bytes moved from the OpenCL node to main memory, and to it, since the last call.
-std::pair<double, double> opencl_bus_bytes() {
-    double home = 0, there = 0;
+// What moved between main memory and the OpenCL node since the last call.
+struct OpenclBus {
+    double home = 0, there = 0;  // bytes from the node to main memory, and to the node
+    int64_t transfers_home = 0;
+};
+
+OpenclBus opencl_bus() {
+    OpenclBus moved;
     for (int bus = 0; bus < starpu_bus_get_count(); ++bus) {
         starpu_profiling_bus_info info;
         if (starpu_bus_get_profiling_info(bus, &info) != 0) continue;
         const auto src = starpu_node_get_kind(unsigned(starpu_bus_get_src(bus)));
         const auto dst = starpu_node_get_kind(unsigned(starpu_bus_get_dst(bus)));
-        if (src == STARPU_OPENCL_RAM && dst == STARPU_CPU_RAM) home += double(info.transferred_bytes);
-        if (dst == STARPU_OPENCL_RAM) there += double(info.transferred_bytes);
+        if (src == STARPU_OPENCL_RAM && dst == STARPU_CPU_RAM) {
+            moved.home += double(info.transferred_bytes);
+            moved.transfers_home += info.transfer_count;
+        }
+        if (dst == STARPU_OPENCL_RAM) moved.there += double(info.transferred_bytes);
     }
-    return {home, there};
+    return moved;
 }
 
-TEST(OpenclNode, SplitsOfTilesValidOnlyThereFetchThemFirst) {
-    ::setenv("GRAIN_NOPENCL", "1", 1);
-    ::setenv("STARPU_OPENCL_ON_CPUS", "1", 1);  // StarPU takes only GPUs and accelerators otherwise
-    RuntimeOptions options;
-    options.ncpu = 2;
-    options.split = "all";
-    options.nancheck = 0;  // the splits, not the NaN scan, must be what brings the tiles home
-    Runtime runtime(options);
-    ::unsetenv("GRAIN_NOPENCL");
-    if (starpu_opencl_worker_get_count() == 0) GTEST_SKIP() << "no OpenCL device: the second memory node is missing";
-    ASSERT_EQ(starpu_opencl_load_opencl_from_string(twice_source, &program, nullptr), 0);
-    starpu_codelet cl;
-    starpu_codelet_init(&cl);
-    cl.opencl_funcs[0] = twice;
-    cl.nbuffers = 1;
-    cl.modes[0] = STARPU_RW;
-    cl.where = STARPU_OPENCL;
+// Whether this StarPU splits and gathers tiles on the device that holds them.
+bool splits_on_device() {
+#ifdef STARPU_HAVE_PARTITION_ON_DEVICE
+    const char* setting = std::getenv("STARPU_PARTITION_ON_DEVICE");
+    return !setting || std::string(setting) != "0";
+#else
+    return false;
+#endif
+}
 
+// A Runtime of 2 cores and the OpenCL device, with the test's codelet doubling a tile
+// there; `skip` says why not, where there is no such device.
+class OpenclNode : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ::setenv("GRAIN_NOPENCL", "1", 1);
+        ::setenv("STARPU_OPENCL_ON_CPUS", "1", 1);  // StarPU takes only GPUs and accelerators otherwise
+        RuntimeOptions options;
+        options.ncpu = 2;
+        options.split = "all";
+        options.nancheck = 0;  // the splits, not the NaN scan, must be what brings the tiles home
+        runtime = std::make_unique<Runtime>(options);
+        ::unsetenv("GRAIN_NOPENCL");
+        if (starpu_opencl_worker_get_count() == 0) GTEST_SKIP() << "no OpenCL device: the second memory node is missing";
+        ASSERT_EQ(starpu_opencl_load_opencl_from_string(twice_source, &program, nullptr), 0);
+        loaded = true;
+        starpu_codelet_init(&cl);
+        cl.opencl_funcs[0] = twice;
+        cl.nbuffers = 1;
+        cl.modes[0] = STARPU_RW;
+        cl.where = STARPU_OPENCL;
+        starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+    }
+    void TearDown() override {
+        if (loaded) starpu_opencl_unload_opencl(&program);
+    }
+    void double_there(starpu_data_handle_t tile) { ASSERT_EQ(starpu_task_insert(&cl, STARPU_RW, tile, 0), 0); }
+
+    std::unique_ptr<Runtime> runtime;
+    starpu_codelet cl;
+    bool loaded = false;
+};
+
+TEST_F(OpenclNode, SplitsOfTilesValidOnlyThereFetchThemFirst) {
     // 300 is not a multiple of the scales: edge tiles of 44 and 108 (12 and 44 below).
     const int n = 300;
     const std::vector<int> ladder = {128, 64};
@@ -88,22 +130,21 @@ TEST(OpenclNode, SplitsOfTilesValidOnlyThereFetchThemFirst) {
     Array<double> twice_A = A;
     for (double& x : twice_A.a) x *= 2;
     Matrix<double> tA = tiles_of(A, ladder);
-    starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
     double triangle_bytes = 0;
     for (int j = 0; j < tA.nt(); ++j)
         for (int i = 0; i < tA.mt(); ++i) {
             const auto tile = detail::tile(tA, i, j);
-            ASSERT_EQ(starpu_task_insert(&cl, STARPU_RW, tile.handle(), 0), 0);
+            double_there(tile.handle());
             if (i >= j) triangle_bytes += double(tile.grid->tile_rows(i)) * tile.grid->tile_cols(j) * sizeof(double);
         }
     starpu_task_wait_for_all();
-    const auto uploaded = opencl_bus_bytes();
-    EXPECT_EQ(uploaded.second, double(n) * n * sizeof(double));  // every tile went there once
+    const OpenclBus uploaded = opencl_bus();
+    EXPECT_EQ(uploaded.there, double(n) * n * sizeof(double));  // every tile went there once
 
     EXPECT_EQ(potrf(Uplo::Lower, tA), 0);
-    const auto during = opencl_bus_bytes();
-    EXPECT_GE(during.first, triangle_bytes);  // the triangle came home for the splits
-    EXPECT_GT(runtime.statistics().at("", 0).split, 0);
+    const OpenclBus during = opencl_bus();
+    EXPECT_GE(during.home, triangle_bytes);  // the triangle came home for the splits
+    EXPECT_GT(runtime->statistics().at("", 0).split, 0);
     // A synchronous call also sends its output home as each tile is final (wont_use, an
     // idle-time copy): here the upper triangle, which potrf never touches, comes home on
     // its own, with no task and no acquire asking for it.
@@ -120,15 +161,58 @@ TEST(OpenclNode, SplitsOfTilesValidOnlyThereFetchThemFirst) {
         if (!home) starpu_usleep(10000);
     }
     EXPECT_TRUE(home) << "tiles still away 10 s after the call";
-    const auto after = opencl_bus_bytes();
-    EXPECT_EQ(during.first + after.first, double(n) * n * sizeof(double));  // every tile came home once
-    EXPECT_EQ(during.second + after.second, 0);  // and nothing went back: no grain kernel runs there
+    // A tile is valid at home as soon as the gathering of its pieces there starts (its
+    // write needs no transfer): the pieces still on their way come with that task.
+    starpu_task_wait_for_all();
+    const OpenclBus after = opencl_bus();
+    EXPECT_EQ(during.home + after.home, double(n) * n * sizeof(double));  // every tile came home once
+    EXPECT_EQ(during.there + after.there, 0);  // and nothing went back: no grain kernel runs there
+    // Whole, or cut there and its pieces home one by one.
+    const int64_t tiles = int64_t(tA.mt()) * tA.nt();
+    if (splits_on_device())
+        EXPECT_GT(during.transfers_home + after.transfers_home, tiles);
+    else
+        EXPECT_EQ(during.transfers_home + after.transfers_home, tiles);
 
-    const Array<double> L = testing::cholesky_product(Uplo::Lower, to_array(tA));
+    const Array<double> factor = to_array(tA);
+    // potrf leaves the upper triangle as it was: the doubled values, home from the device.
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < j; ++i) ASSERT_EQ(factor(i, j), twice_A(i, j)) << "at (" << i << ", " << j << ")";
+    const Array<double> L = testing::cholesky_product(Uplo::Lower, factor);
     EXPECT_LT(testing::factor_residual(twice_A, L), 60);
     // The factor of the stale host copy would pass this one instead: it must fail.
     EXPECT_GT(testing::factor_residual(A, L), 1e6);
-    starpu_opencl_unload_opencl(&program);
+}
+
+TEST_F(OpenclNode, SubTilesAreGatheredWhereTheyAre) {
+    const int n = 300;
+    const std::vector<int> ladder = {128, 64};
+    const Array<double> A = random_array<double>(n, n, Kind::General, rng());
+    Matrix<double> tA = tiles_of(A, ladder);
+    const auto corner = detail::tile(tA, 0, 0);
+    const Matrix<double> parts = corner.children();
+    const double corner_bytes = 128.0 * 128 * sizeof(double);
+    opencl_bus();
+    // Tile (0, 0) is cut in host memory, where it is, and its four pieces doubled there.
+    for (int j = 0; j < parts.nt(); ++j)
+        for (int i = 0; i < parts.mt(); ++i) double_there(detail::tile(parts, i, j).handle());
+    starpu_task_wait_for_all();
+    EXPECT_EQ(opencl_bus().there, corner_bytes);
+
+    // Doubling the whole tile there gathers its pieces first: there with the patch, by
+    // copies on the device, with nothing crossing the bus; at home without it, the pieces
+    // coming home and the tile going back.
+    double_there(corner.handle());
+    starpu_task_wait_for_all();
+    const OpenclBus gathered = opencl_bus();
+    const double expected = splits_on_device() ? 0 : corner_bytes;
+    EXPECT_EQ(gathered.home, expected);
+    EXPECT_EQ(gathered.there, expected);
+
+    const Array<double> B = to_array(tA);  // the tile comes home for it
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+            ASSERT_EQ(B(i, j), (i < 128 && j < 128 ? 4 : 1) * A(i, j)) << "at (" << i << ", " << j << ")";
 }
 
 }  // namespace
