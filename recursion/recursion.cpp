@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "grain/errors.hpp"
+#include "src/starpu/codelets.hpp"
+#include "src/starpu/tile_storage.hpp"
 
 namespace grain::detail {
 
@@ -66,13 +68,19 @@ bool Recursion::decide(const TaskSite& site) {
     counters_.submitted(site.op, site.level);
     // Row interchanges run whole: they move rows, not flops.
     if (site.level + 1 >= site.levels || site.op == Kernel::Laswp) return false;
-    // With GPUs, a task is left whole when its output tile is valid only on a GPU (StarPU
-    // partitions it in host memory: a split would move it there and back), or is being
-    // written by a kernel: the tile will be where that kernel runs, most likely a GPU,
-    // since the cores take large tiles only when they would end them first. The tile's
-    // state alone depends on how far the submissions run ahead of the kernels
-    // (doc/results/tuning-history.md#kept-whole-on-gpu).
-    if (starpu_cuda_worker_get_count() > 0 && (site.output_written_in_flight || only_on_gpu(site.output))) {
+    // With GPUs, a task is left whole when its output tile is valid only on a GPU, or is
+    // being written by a kernel: the tile will be where that kernel runs, most likely a
+    // GPU, since the cores take large tiles only when they would end them first. The
+    // tile's state alone depends on how far the submissions run ahead of the kernels
+    // (doc/results/tuning-history.md#kept-whole-on-gpu). A split there sends the tile home
+    // for the cores, which costs more than they add (doc/splits-on-gpus.md). Where StarPU
+    // splits and gathers tiles on the GPU that holds them (tiles_split_on_device), a task
+    // whose sub-tasks only GPUs run (over the cores' tile limit) splits there, in place; with
+    // Debian's StarPU every split goes through host memory, and the rule holds for all.
+    const int limit = cpu_tile_limit();
+    const bool children_for_gpus = limit > 0 && site.scales && (*site.scales)[size_t(site.level + 1)] > limit;
+    if (starpu_cuda_worker_get_count() > 0 && (site.output_written_in_flight || only_on_gpu(site.output)) &&
+        !(children_for_gpus && tiles_split_on_device())) {
         ++kept_on_gpu_;
         return false;
     }

@@ -46,6 +46,14 @@ void cut_tile(void* father_interface, void* child_interface, starpu_data_filter*
 
 }  // namespace
 
+bool tiles_split_on_device() {
+#ifdef STARPU_HAVE_PARTITION_ON_DEVICE
+    return starpu_get_env_number_default("STARPU_PARTITION_ON_DEVICE", 1) != 0;
+#else
+    return false;
+#endif
+}
+
 int64_t registered_tile_handles() { return live_handles.load(); }
 int64_t live_partition_plans() { return live_plans.load(); }
 
