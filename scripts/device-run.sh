@@ -4,7 +4,8 @@
 # that a run cut short still brings back what it did, and at most 8 files (the tool's
 # limit). In order, most needed first:
 #   1. machine: nvidia-smi, lscpu, OpenBLAS's core choice and one core's dgemm rate with
-#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run: machine.txt; the CUDA tests
+#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run, checked runs with every tile
+#      cut on the GPU (StarPU patch 07): machine.txt; the CUDA tests
 #      (grain_tests --gtest_filter=Cuda*): cuda-tests.txt;
 #   2. calibrate: installs sim/models/$MODEL_HOST.tar.gz (the models kept from earlier
 #      loans) where it exists, then tops up grain's codelets on this GPU and its cores for
@@ -64,6 +65,7 @@ if [ -n "${REHEARSE:-}" ]; then
   limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60"}
   case_limit=${CASE_LIMIT:-20}
   larger_n=1024 larger_mem=4 trace_n=1024 core_n=256 split_n=1024 split_scales=256,128,64
+  cut_n=1024 cut_scales=256,128
 else
   gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
   case $gpu_name in
@@ -78,6 +80,7 @@ else
   case_limit=${CASE_LIMIT:-60}
   larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048 split_n=32768
   split_scales=4096,2048,1024,512  # the ladder scripts/bench-splits.sh simulates the H100 with
+  cut_n=8192 cut_scales=4096,2048
 fi
 sched=${SCHED:-darts}
 export STARPU_HOSTNAME=$MODEL_HOST STARPU_SILENT=1
@@ -123,7 +126,14 @@ for phase in $phases; do
         0) say "machine: the CUDA tests passed" ;;
         77) say "machine: CUDA tests skipped (see cuda-tests.txt)" ;;
         *) say "machine: the CUDA tests failed, rc $rc (see cuda-tests.txt)" ;;
-      esac ;;
+      esac
+      # Tiles cut and gathered on the GPU by StarPU's patch 07 (its CUDA copies have run
+      # nowhere else): every task split, 4096 tiles into 2048 ones the cores do not take,
+      # the results checked.
+      for op in potrf getrf_nopiv; do
+        timeout 60 "$driver" -o $op -n "$cut_n" --scales "$cut_scales" --split all --check -v ||
+          say "machine: $op with tiles cut on the GPU failed (see machine.txt)"
+      done >> "$out/machine.txt" 2>&1 ;;
     calibrate)
       # Each operation calibrates the kernels it uses (potrf: potrf, trsm, syrk, gemm;
       # getrf_nopiv: getrf, trsm, gemm); the phase's limit covers the three together. One
