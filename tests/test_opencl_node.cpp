@@ -79,6 +79,20 @@ OpenclBus opencl_bus() {
     return moved;
 }
 
+// Whether tile (i, j)'s data are valid in main memory: the tile's, or, where a split cut
+// it, all its sub-tiles'.
+bool at_home(const detail::TileStorage<double>& s, int i, int j) {
+    int allocated = 0, valid = 0, requested = 0;
+    starpu_data_query_status(s.registered_handle(i, j), STARPU_MAIN_RAM, &allocated, &valid, &requested);
+    if (valid) return true;
+    const detail::TileStorage<double>* parts = s.planned_children(i, j);
+    if (!parts) return false;
+    for (int jj = 0; jj < parts->nt(); ++jj)
+        for (int ii = 0; ii < parts->mt(); ++ii)
+            if (!at_home(*parts, ii, jj)) return false;
+    return true;
+}
+
 // Whether this StarPU splits and gathers tiles on the device that holds them.
 bool splits_on_device() {
 #ifdef STARPU_HAVE_PARTITION_ON_DEVICE
@@ -145,23 +159,18 @@ TEST_F(OpenclNode, SplitsOfTilesValidOnlyThereFetchThemFirst) {
     const OpenclBus during = opencl_bus();
     EXPECT_GE(during.home, triangle_bytes);  // the triangle came home for the splits
     EXPECT_GT(runtime->statistics().at("", 0).split, 0);
-    // A synchronous call also sends its output home as each tile is final (wont_use, an
-    // idle-time copy): here the upper triangle, which potrf never touches, comes home on
-    // its own, with no task and no acquire asking for it.
+    // A synchronous call also sends its output home as each tile, or sub-tile, is final:
+    // here the upper triangle, which potrf never touches, comes home on its own, with no
+    // task and no acquire of the test asking for it.
     bool home = false;
     for (int wait = 0; wait < 1000 && !home; ++wait) {
         home = true;
         for (int j = 0; j < tA.nt(); ++j)
-            for (int i = 0; i < tA.mt(); ++i) {
-                int allocated = 0, valid = 0, requested = 0;
-                starpu_data_query_status(detail::tile(tA, i, j).handle(), STARPU_MAIN_RAM, &allocated, &valid,
-                                         &requested);
-                home = home && valid;
-            }
+            for (int i = 0; i < tA.mt(); ++i) home = home && at_home(*detail::tile(tA, i, j).grid, i, j);
         if (!home) starpu_usleep(10000);
     }
     EXPECT_TRUE(home) << "tiles still away 10 s after the call";
-    // A tile is valid at home as soon as the gathering of its pieces there starts (its
+    // A tile is valid at home as soon as a gathering of its pieces there starts (its
     // write needs no transfer): the pieces still on their way come with that task.
     starpu_task_wait_for_all();
     const OpenclBus after = opencl_bus();

@@ -166,10 +166,22 @@ Request submit(const Matrix<T>& A, Algorithms algorithms) {
 // memory (GPUs), each output tile is fetched home as soon as its last task ends (an
 // asynchronous acquire in host memory, released once there), so the copies overlap the
 // rest of the call instead of following it; then waits. StarPU's wont_use, which asks for
-// an idle-time copy, left tiles on an OpenCL device for good. A tile the call split is
-// read whole for it, which gathers its sub-tiles, as any later use would.
+// an idle-time copy, left tiles on an OpenCL device for good.
 void release_at_home(void* handle) {
     starpu_data_release_on_node(static_cast<starpu_data_handle_t>(handle), STARPU_MAIN_RAM);
+}
+
+// A tile a split cut is fetched by its sub-tiles (theirs, if cut too), each as soon as its
+// own last task ends: read whole, it would wait for the last of them, and a gathering
+// where they are (the GPU) would send it home whole after that.
+template <typename T>
+void fetch_home(const detail::TileStorage<T>& s, int i, int j) {
+    if (const detail::TileStorage<T>* parts = s.planned_children(i, j)) {
+        for (int jj = 0; jj < parts->nt(); ++jj)
+            for (int ii = 0; ii < parts->mt(); ++ii) fetch_home(*parts, ii, jj);
+    } else if (starpu_data_handle_t h = s.registered_handle(i, j)) {
+        starpu_data_acquire_on_node_cb(h, STARPU_MAIN_RAM, STARPU_R, release_at_home, h);
+    }
 }
 
 template <typename T, typename... Outputs>
@@ -180,8 +192,7 @@ int wait_for_result(Request request, const Matrix<T>& out, const Outputs&... mor
             const int i0 = MatrixAccess::first_tile_row(*M), j0 = MatrixAccess::first_tile_col(*M);
             for (int j = j0; j < j0 + M->nt(); ++j)
                 for (int i = i0; i < i0 + M->mt(); ++i)
-                    if (starpu_data_handle_t h = s.registered_handle(i, j); h && s.is_local(i, j))
-                        starpu_data_acquire_on_node_cb(h, STARPU_MAIN_RAM, STARPU_R, release_at_home, h);
+                    if (s.is_local(i, j)) fetch_home(s, i, j);
         }
     }
     return request.wait();

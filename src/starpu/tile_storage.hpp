@@ -88,6 +88,8 @@ public:
     // (planned on first use).
     bool has_children() const { return size_t(level_) + 1 < scales_->size(); }
     TileStorage& children(int i, int j);
+    // The grid of tile (i, j)'s sub-tiles if a split planned it, else nullptr.
+    TileStorage* planned_children(int i, int j) const { return children_[index(i, j)].get(); }
 
     void runtime_ending() override;
 
