@@ -4,8 +4,7 @@
 # that a run cut short still brings back what it did, and at most 8 files (the tool's
 # limit). In order, most needed first:
 #   1. machine: nvidia-smi, lscpu, OpenBLAS's core choice and one core's dgemm rate with
-#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run, checked runs with every tile
-#      cut on the GPU (StarPU patch 07): machine.txt; the CUDA tests
+#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run: machine.txt; the CUDA tests
 #      (grain_tests --gtest_filter=Cuda*): cuda-tests.txt;
 #   2. calibrate: installs sim/models/$MODEL_HOST.tar.gz (the models kept from earlier
 #      loans) where it exists, then tops up grain's codelets on this GPU and its cores for
@@ -102,6 +101,19 @@ run_until() {
   timeout "$left" "$driver" "$@" || say "stopped (rc $?): $*"
 }
 
+# Tiles cut and gathered on the GPU by StarPU's patch 07, whose CUDA copies had run nowhere
+# before: every task split, 4096 tiles into 2048 ones the cores do not take, the results
+# checked, at each call's start (seconds). If a run fails, this call's phases go on with the
+# patch off, so that it cannot spoil the loan.
+for op in potrf getrf_nopiv; do
+  if ! timeout 60 "$driver" -o $op -n "$cut_n" --scales "$cut_scales" --split all --check -v >> "$log" 2>&1; then
+    export STARPU_PARTITION_ON_DEVICE=0
+    say "$op with tiles cut on the GPU failed (output above in this log): STARPU_PARTITION_ON_DEVICE=0 from here"
+    break
+  fi
+  say "$op with tiles cut on the GPU: checked"
+done
+
 for phase in $phases; do
   seconds=$(limit "$phase")
   deadline=$((SECONDS + seconds))
@@ -126,14 +138,7 @@ for phase in $phases; do
         0) say "machine: the CUDA tests passed" ;;
         77) say "machine: CUDA tests skipped (see cuda-tests.txt)" ;;
         *) say "machine: the CUDA tests failed, rc $rc (see cuda-tests.txt)" ;;
-      esac
-      # Tiles cut and gathered on the GPU by StarPU's patch 07 (its CUDA copies have run
-      # nowhere else): every task split, 4096 tiles into 2048 ones the cores do not take,
-      # the results checked.
-      for op in potrf getrf_nopiv; do
-        timeout 60 "$driver" -o $op -n "$cut_n" --scales "$cut_scales" --split all --check -v ||
-          say "machine: $op with tiles cut on the GPU failed (see machine.txt)"
-      done >> "$out/machine.txt" 2>&1 ;;
+      esac ;;
     calibrate)
       # Each operation calibrates the kernels it uses (potrf: potrf, trsm, syrk, gemm;
       # getrf_nopiv: getrf, trsm, gemm); the phase's limit covers the three together. One
