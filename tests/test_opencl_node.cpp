@@ -18,7 +18,6 @@
 #include <starpu.h>
 
 #include <cstdlib>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -103,22 +102,21 @@ bool splits_on_device() {
 #endif
 }
 
-// A Runtime of 2 cores and the OpenCL device, with the test's codelet doubling a tile
-// there; `skip` says why not, where there is no such device.
+// One Runtime of 2 cores and the OpenCL device for the suite, with the test's codelet
+// doubling a tile there.
 class OpenclNode : public ::testing::Test {
 protected:
-    void SetUp() override {
+    static void SetUpTestSuite() {
         ::setenv("GRAIN_NOPENCL", "1", 1);
         ::setenv("STARPU_OPENCL_ON_CPUS", "1", 1);  // StarPU takes only GPUs and accelerators otherwise
         RuntimeOptions options;
         options.ncpu = 2;
         options.split = "all";
         options.nancheck = 0;  // the splits, not the NaN scan, must be what brings the tiles home
-        runtime = std::make_unique<Runtime>(options);
+        runtime = new Runtime(options);
         ::unsetenv("GRAIN_NOPENCL");
-        if (starpu_opencl_worker_get_count() == 0) GTEST_SKIP() << "no OpenCL device: the second memory node is missing";
-        ASSERT_EQ(starpu_opencl_load_opencl_from_string(twice_source, &program, nullptr), 0);
-        loaded = true;
+        if (starpu_opencl_worker_get_count() == 0) return;
+        loaded = starpu_opencl_load_opencl_from_string(twice_source, &program, nullptr) == 0;
         starpu_codelet_init(&cl);
         cl.opencl_funcs[0] = twice;
         cl.nbuffers = 1;
@@ -126,14 +124,22 @@ protected:
         cl.where = STARPU_OPENCL;
         starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
     }
-    void TearDown() override {
+    static void TearDownTestSuite() {
         if (loaded) starpu_opencl_unload_opencl(&program);
+        loaded = false;
+        delete runtime;
+        runtime = nullptr;
     }
-    void double_there(starpu_data_handle_t tile) { ASSERT_EQ(starpu_task_insert(&cl, STARPU_RW, tile, 0), 0); }
+    void SetUp() override {
+        if (starpu_opencl_worker_get_count() == 0) GTEST_SKIP() << "no OpenCL device: the second memory node is missing";
+        ASSERT_TRUE(loaded) << "the test's OpenCL program did not load";
+        runtime->reset_statistics();
+    }
+    static void double_there(starpu_data_handle_t tile) { ASSERT_EQ(starpu_task_insert(&cl, STARPU_RW, tile, 0), 0); }
 
-    std::unique_ptr<Runtime> runtime;
-    starpu_codelet cl;
-    bool loaded = false;
+    static inline Runtime* runtime = nullptr;
+    static inline starpu_codelet cl;
+    static inline bool loaded = false;
 };
 
 TEST_F(OpenclNode, SplitsOfTilesValidOnlyThereFetchThemFirst) {
