@@ -48,7 +48,10 @@ void cut_tile(void* father_interface, void* child_interface, starpu_data_filter*
 
 bool tiles_split_on_device() {
 #ifdef STARPU_HAVE_PARTITION_ON_DEVICE
-    return starpu_get_env_number_default("STARPU_PARTITION_ON_DEVICE", 1) != 0;
+    unsigned devices = 0;  // the patch cuts on a device only where there is one
+    for (unsigned node = 0; node < starpu_memory_nodes_get_count(); ++node)
+        devices += starpu_node_get_kind(node) != STARPU_CPU_RAM;
+    return devices == 1 && starpu_get_env_number_default("STARPU_PARTITION_ON_DEVICE", 1) != 0;
 #else
     return false;
 #endif

@@ -22,8 +22,9 @@ int64_t registered_tile_handles();
 int64_t live_partition_plans();
 
 // Whether StarPU splits a tile valid only on a GPU, and gathers its sub-tiles, on that GPU
-// (patch 07 of scripts/starpu-patches, unless STARPU_PARTITION_ON_DEVICE=0) rather than in
-// host memory, where StarPU 1.3 (Debian's) does both.
+// (patch 07 of scripts/starpu-patches, on machines with one GPU, unless
+// STARPU_PARTITION_ON_DEVICE=0) rather than in host memory, where StarPU 1.3 (Debian's)
+// does both.
 bool tiles_split_on_device();
 
 // How a tile is cut into its children: sub-tiles of `nb` (the last ones smaller),
