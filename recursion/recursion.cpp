@@ -77,10 +77,12 @@ bool Recursion::decide(const TaskSite& site) {
     // splits and gathers tiles on the GPU that holds them (tiles_split_on_device), a task
     // whose sub-tasks only GPUs run (over the cores' tile limit) splits there, in place; with
     // Debian's StarPU every split goes through host memory, and the rule holds for all.
-    const int limit = cpu_tile_limit();
-    const bool children_for_gpus = limit > 0 && site.scales && (*site.scales)[size_t(site.level + 1)] > limit;
+    const auto children_for_gpus = [&] {
+        const int limit = cpu_tile_limit();
+        return limit > 0 && site.scales && (*site.scales)[size_t(site.level + 1)] > limit;
+    };
     if (starpu_cuda_worker_get_count() > 0 && (site.output_written_in_flight || only_on_gpu(site.output)) &&
-        !(children_for_gpus && tiles_split_on_device())) {
+        !(children_for_gpus() && tiles_split_on_device())) {
         ++kept_on_gpu_;
         return false;
     }
