@@ -6,7 +6,7 @@
 # the window: see there), and the MB moved to and from the GPUs, also as means.
 # Usage: scripts/bench-splits.sh [BUILD_SIM_DIR] [OUTDIR]
 #   GRAIN_BENCH_MACHINE  hybrid (V100-like GPUs, ladder 2048,1024,512,256, fixed 512 1024
-#                        2048) or h100 (ladder 4096,2048,1024,512, fixed 1024 2048 4096)
+#                        2048), h100 or h200 (ladder 4096,2048,1024,512, fixed 1024 2048 4096)
 #                        [hybrid]
 #   GRAIN_BENCH_GPUS     simulated GPUs [1]
 #   GRAIN_BENCH_CPUS     simulated cores [15]
@@ -25,8 +25,8 @@ mkdir -p "$out"
 machine=${GRAIN_BENCH_MACHINE:-hybrid}
 case $machine in
   hybrid) ladder=2048,1024,512,256 fixed="512 1024 2048" ;;
-  h100) ladder=4096,2048,1024,512 fixed="1024 2048 4096" ;;
-  *) echo "bench-splits.sh: GRAIN_BENCH_MACHINE=$machine: hybrid or h100" >&2; exit 2 ;;
+  h100 | h200) ladder=4096,2048,1024,512 fixed="1024 2048 4096" ;;
+  *) echo "bench-splits.sh: GRAIN_BENCH_MACHINE=$machine: hybrid, h100 or h200" >&2; exit 2 ;;
 esac
 windows=${GRAIN_BENCH_WINDOWS:-448 480 512 544 576}
 

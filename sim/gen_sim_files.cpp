@@ -289,22 +289,28 @@ void write_platform(const std::filesystem::path& path, int gpus, int cpus = ncpu
     std::fclose(f);
 }
 
-// ---- grain-h100-Ngpu: 64 cores and 1, 2 or 4 H100s, from a real H100 machine's models ----
+// ---- <host>-Ngpu: 64 cores and 1, 2 or 4 GPUs, from a real GPU machine's models ----
 // MEASURED is the .starpu/sampling folder saved on a GPU machine (scripts/device-run.sh,
-// host grain-h100): its cores and its GPU ran grain's double-precision kernels. Every
+// host grain-h100 or grain-h200, read from its bus files): its cores and its GPU ran
+// grain's double-precision kernels. Every
 // kernel gets an entry for every square tile of the ladder, on both units: the measured
-// mean where at least h100_min_samples runs were timed, else the same unit's dgemm at that
+// mean where at least measured_min_samples runs were timed, else the same unit's dgemm at that
 // tile times the kernel's ratio to it at the nearest tile where the kernel was measured,
 // else dgemm's time times the kernel's share of dgemm's flops over its efficiency (the
-// hybrid machine's constants). dgemm itself must be measured at every tile.
-constexpr int h100_ladder[] = {256, 512, 1024, 2048, 4096};
-constexpr int h100_min_samples = 3;  // fewer: a first call's setup may be in it (85 ms dpotrf 2048)
-constexpr double h100_memory_bytes_per_s = 2e12;  // scale on the GPU: read and write the tile
-constexpr double h100_core_memory_bytes_per_s = 10e9;
+// hybrid machine's constants). dgemm must be measured at every tile on the GPU; on the
+// cores, a tile above the largest measured one scales that one's time by the flops.
+constexpr int measured_ladder[] = {256, 512, 1024, 2048, 4096};
+// Fewer runs: a first call's setup may be in them (85 ms dpotrf 2048), but two that agree
+// within 10 % are kept (dgetrf_nopiv 4096 on the H200: 2446 +- 18 us, where dgemm's ratio
+// at 2048 said 6700).
+constexpr int measured_min_samples = 3;
+constexpr double gpu_memory_bytes_per_s = 2e12;  // scale on the GPU: read and write the tile
+constexpr double core_memory_bytes_per_s = 10e9;
 
 struct Measured {
     unsigned long bytes;
     double mean_us;
+    double dev_us;
     unsigned samples;
 };
 using Unit = std::vector<std::pair<uint32_t, Measured>>;  // footprint -> entry
@@ -332,7 +338,7 @@ std::array<Unit, 2> read_measured(const std::filesystem::path& path) {
                 table = false;
                 continue;
             }
-            if (type == 0 || type == 1) units[size_t(type)].push_back({footprint, {bytes, mean, n}});
+            if (type == 0 || type == 1) units[size_t(type)].push_back({footprint, {bytes, mean, dev, n}});
         }
     }
     std::fclose(in);
@@ -341,7 +347,9 @@ std::array<Unit, 2> read_measured(const std::filesystem::path& path) {
 
 const Measured* find(const Unit& unit, uint32_t footprint) {
     for (const auto& [f, m] : unit)
-        if (f == footprint && m.samples >= unsigned(h100_min_samples)) return &m;
+        if (f == footprint && (m.samples >= unsigned(measured_min_samples) ||
+                               (m.samples == 2 && m.dev_us <= 0.1 * m.mean_us)))
+            return &m;
     return nullptr;
 }
 
@@ -350,28 +358,35 @@ uint32_t square_footprint(const GpuKernel& k, int nb) {
 }
 
 // The time of kernel k on a tile nb on `unit` (0: a core, 1: the GPU), and how it was had.
-double h100_us(const GpuKernel& k, int nb, const std::array<Unit, 2>& kernel, const std::array<Unit, 2>& gemm,
+double measured_us(const GpuKernel& k, int nb, const std::array<Unit, 2>& kernel, const std::array<Unit, 2>& gemm,
                int unit, std::string& how) {
     const Unit& u = kernel[size_t(unit)];
+    // dgemm where measured; else (the cores above the tile they take, which the device
+    // script does not calibrate) the nearest measured tile's time scaled by the flops.
     const auto gemm_us = [&](int size) {
-        const Measured* g = find(gemm[size_t(unit)], square_footprint(gpu_kernels[0], size));
-        if (!g) {
-            std::fprintf(stderr, "gen_sim_files: no measured dgemm %d on the %s\n", size, unit ? "GPU" : "cores");
+        const auto at = [&](int s) { return find(gemm[size_t(unit)], square_footprint(gpu_kernels[0], s)); };
+        if (const Measured* g = at(size)) return g->mean_us;
+        int nearest = 0;
+        for (int s : measured_ladder)
+            if (at(s) && (nearest == 0 || std::abs(std::log2(double(s) / size)) < std::abs(std::log2(double(nearest) / size))))
+                nearest = s;
+        if (!nearest) {
+            std::fprintf(stderr, "gen_sim_files: no measured dgemm on the %s\n", unit ? "GPU" : "cores");
             std::exit(1);
         }
-        return g->mean_us;
+        return at(nearest)->mean_us * std::pow(double(size) / nearest, 3);
     };
     const double bytes = double(k.buffers) * nb * nb * 8;
     if (k.nb3_flops == 0) {  // scale: memory-bound
         how = "estimated (memory)";
-        return 2 * bytes / (unit ? h100_memory_bytes_per_s : h100_core_memory_bytes_per_s) * 1e6 + (unit ? 5 : 0);
+        return 2 * bytes / (unit ? gpu_memory_bytes_per_s : core_memory_bytes_per_s) * 1e6 + (unit ? 5 : 0);
     }
     if (const Measured* m = find(u, square_footprint(k, nb))) {
         how = "measured (" + std::to_string(m->samples) + ")";
         return m->mean_us;
     }
     int nearest = 0;
-    for (int size : h100_ladder)
+    for (int size : measured_ladder)
         if (find(u, square_footprint(k, size)) && (nearest == 0 || std::abs(std::log2(double(size) / nb)) <
                                                                       std::abs(std::log2(double(nearest) / nb))))
             nearest = size;
@@ -413,9 +428,27 @@ unsigned long long platform_memsize(const std::filesystem::path& path) {
     return memsize;
 }
 
-void write_h100_machines(const std::filesystem::path& measured, const std::filesystem::path& bus_dir,
-                         const std::filesystem::path& codelets) {
-    const std::string from = "grain-h100";
+// The host whose bus StarPU measured in MEASURED/bus (its one <host>.bandwidth file).
+std::string measured_host(const std::filesystem::path& measured) {
+    std::string host;
+    for (const auto& entry : std::filesystem::directory_iterator(measured / "bus"))
+        if (entry.path().extension() == ".bandwidth") {
+            if (!host.empty()) {
+                std::fprintf(stderr, "gen_sim_files: several hosts in %s\n", (measured / "bus").c_str());
+                std::exit(1);
+            }
+            host = entry.path().stem().string();
+        }
+    if (host.empty()) {
+        std::fprintf(stderr, "gen_sim_files: no measured bus in %s\n", (measured / "bus").c_str());
+        std::exit(1);
+    }
+    return host;
+}
+
+void write_measured_machines(const std::filesystem::path& measured, const std::filesystem::path& bus_dir,
+                             const std::filesystem::path& codelets) {
+    const std::string from = measured_host(measured);
     const auto bus_file = [&](const char* ext) { return measured / "bus" / (from + ext); };
     const Bus bus = {matrix_value(bus_file(".bandwidth"), 0, 1) * 1e6, matrix_value(bus_file(".bandwidth"), 1, 0) * 1e6,
                      matrix_value(bus_file(".latency"), 0, 1), platform_memsize(bus_file(".platform.v4.xml")), false};
@@ -423,14 +456,14 @@ void write_h100_machines(const std::filesystem::path& measured, const std::files
         std::fprintf(stderr, "gen_sim_files: no measured bus in %s\n", (measured / "bus").c_str());
         std::exit(1);
     }
-    std::printf("H100 bus: %.0f MB/s to the GPU, %.0f MB/s back, %.1f us, %llu bytes of GPU memory\n",
-                bus.to_gpu_bytes_per_s / 1e6, bus.from_gpu_bytes_per_s / 1e6, bus.latency_us, bus.gpu_memsize);
+    std::printf("%s bus: %.0f MB/s to the GPU, %.0f MB/s back, %.1f us, %llu bytes of GPU memory\n",
+                from.c_str(), bus.to_gpu_bytes_per_s / 1e6, bus.from_gpu_bytes_per_s / 1e6, bus.latency_us, bus.gpu_memsize);
     const auto model_path = [&](const GpuKernel& k) {
         return measured / "codelets" / "45" / (std::string("grain_d") + k.name + "." + from);
     };
     const std::array<Unit, 2> gemm = read_measured(model_path(gpu_kernels[0]));
     for (int gpus : {1, 2, 4}) {
-        const std::string host = "grain-h100-" + std::to_string(gpus) + "gpu";
+        const std::string host = from + "-" + std::to_string(gpus) + "gpu";
         write_platform(bus_dir / (host + ".platform.v4.xml"), gpus, cpu_machine_cores, bus);
         write_matrix(bus_dir / (host + ".bandwidth"), gpus, bus.to_gpu_bytes_per_s / 1e6, bus.to_gpu_bytes_per_s / 2e6);
         write_matrix(bus_dir / (host + ".latency"), gpus, bus.latency_us, 2 * bus.latency_us);
@@ -438,9 +471,9 @@ void write_h100_machines(const std::filesystem::path& measured, const std::files
             const std::array<Unit, 2> kernel = read_measured(model_path(k));
             std::array<std::vector<Row>, 2> rows;
             for (int unit : {0, 1})
-                for (int nb : h100_ladder) {
+                for (int nb : measured_ladder) {
                     std::string how;
-                    const double us = h100_us(k, nb, kernel, gemm, unit, how);
+                    const double us = measured_us(k, nb, kernel, gemm, unit, how);
                     rows[size_t(unit)].push_back({square_footprint(k, nb), (unsigned long)(k.buffers) * nb * nb * 8, 0.0, us});
                     if (gpus == 1) std::printf("d%-12s %5d %-5s %12.1f us  %s\n", k.name, nb, unit ? "GPU" : "core", us, how.c_str());
                 }
@@ -457,9 +490,9 @@ void write_h100_machines(const std::filesystem::path& measured, const std::files
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2 && argc != 3) {
-        std::fprintf(stderr, "usage: %s OUTDIR [MEASURED]   (writes OUTDIR/bus and OUTDIR/codelets/45; MEASURED: the\n"
-                             "  .starpu/sampling of host grain-h100, for the grain-h100-Ngpu machines)\n", argv[0]);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s OUTDIR [MEASURED...]   (writes OUTDIR/bus and OUTDIR/codelets/45; each MEASURED:\n"
+                             "  the .starpu/sampling of a GPU machine, e.g. host grain-h100, for its <host>-Ngpu machines)\n", argv[0]);
         return 2;
     }
     const std::filesystem::path out = argv[1];
@@ -489,7 +522,7 @@ int main(int argc, char** argv) {
         for (const GpuKernel& k : gpu_kernels)
             for (char precision : {'s', 'd'}) write_hybrid_model(codelets, k, precision, hybrid, gpus);
     }
-    if (argc == 3) write_h100_machines(argv[2], bus, codelets);
+    for (int i = 2; i < argc; ++i) write_measured_machines(argv[i], bus, codelets);
     std::printf("tile kernel %.2f us; footprints: 2d task %08x, 3 tiles %08x, 4 tiles %08x, 2 tiles %08x\n",
                 kernel_us, task_footprint(panel_product), task_footprint(tiles(3)), task_footprint(tiles(4)),
                 task_footprint(tiles(2)));
