@@ -7,10 +7,15 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "src/base/simulation.hpp"
 #include "src/kernels/blas.hpp"
@@ -46,10 +51,36 @@ inline uintptr_t simulated_range(size_t bytes) {
     return next.fetch_add((bytes / 4096 + 2) * 4096);
 }
 
+// Memory as an HPC application would allocate a large matrix: page-aligned, so that grain
+// pins it tile column by tile column (src/base/pin_ranges.hpp), and from 2 MiB on aligned
+// to and advised for huge pages, which the kernel faults in and CUDA pins faster.
+template <typename T>
+struct PageAligned {
+    using value_type = T;
+    PageAligned() = default;
+    template <typename U>
+    PageAligned(const PageAligned<U>&) {}
+    static constexpr std::size_t huge = std::size_t(2) << 20;
+    T* allocate(std::size_t count) {
+        const std::size_t bytes = std::max<std::size_t>(count * sizeof(T), 1);
+        const std::size_t align = bytes >= huge ? huge : std::size_t(sysconf(_SC_PAGESIZE));
+        const std::size_t rounded = (bytes + align - 1) / align * align;
+        void* p = std::aligned_alloc(align, rounded);
+        if (!p) throw std::bad_alloc();
+        if (align == huge) madvise(p, rounded, MADV_HUGEPAGE);
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t) { std::free(p); }
+    template <typename U>
+    bool operator==(const PageAligned<U>&) const { return true; }
+    template <typename U>
+    bool operator!=(const PageAligned<U>&) const { return false; }
+};
+
 template <typename T>
 struct Array {  // a column-major m x n array
     int64_t m = 0, n = 0;
-    std::vector<T> a;
+    std::vector<T, PageAligned<T>> a;
     uintptr_t simulated = 0;  // simulated builds: where the array "is"
     Array() = default;
     Array(int64_t rows, int64_t cols)

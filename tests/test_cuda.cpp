@@ -2,6 +2,7 @@
 // against the same codelet on a CPU worker on the same tiles, cuSOLVER's info folded
 // into the request, and a factorization larger than the GPU memory it may use.
 // Skipped, saying so, when no GPU is visible.
+#include <cuda_runtime.h>
 #include <starpu.h>
 
 #include <algorithm>
@@ -235,6 +236,33 @@ TYPED_TEST(CudaKernels, GetrfWithUpdatesOnGpus) {
     const std::vector<int> p(ipiv.data(), ipiv.data() + n);
     expect_lapacke_pivots(A, p);
     EXPECT_LT(testing::factor_residual(permuted(A, p), testing::lu_product(to_array(tA))), 60);
+}
+
+// Pinned for CUDA or not (cudaPointerGetAttributes: registered host memory is "host").
+bool pinned(const void* p) {
+    cudaPointerAttributes a{};
+    return cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost;
+}
+
+// A user's page-aligned array is pinned tile column by tile column as routines first use
+// them (src/base/pin_ranges.hpp), and unpinned when the last view of it goes.
+TEST(CudaPinning, ColumnsArePinnedAsRoutinesFirstUseThem) {
+    GRAIN_NEED_GPU();
+    const int64_t n = 4 * 512;  // 4 tile columns of 512 x 2048 doubles: 8 MiB each
+    Array<double> A = random_array<double>(n, n, Kind::Spd, rng());
+    const auto column = [&](int j) { return A.data() + int64_t(j) * 512 * n; };
+    {
+        Matrix<double> tA(n, n, 512, A.data(), n);
+        Matrix<double> corner = tA.sub(0, 0, 0, 0);  // tile (0, 0) only
+        ASSERT_EQ(potrf(Uplo::Lower, corner), 0);
+        EXPECT_TRUE(pinned(column(0)));
+        EXPECT_TRUE(pinned(column(0) + 512 * n - 1));
+        EXPECT_FALSE(pinned(column(1)));
+        EXPECT_FALSE(pinned(column(3) + 512 * n - 1));
+        ASSERT_EQ(potrf(Uplo::Lower, tA), 0);
+        for (int j = 0; j < 4; ++j) EXPECT_TRUE(pinned(column(j))) << "column " << j;
+    }
+    for (int j = 0; j < 4; ++j) EXPECT_FALSE(pinned(column(j))) << "column " << j;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "grain/distribution.hpp"
 #include "handles.hpp"
+#include "src/base/pin_ranges.hpp"
 #include "src/base/scalar_traits.hpp"
 
 namespace grain::detail {
@@ -117,7 +118,16 @@ private:
     starpu_data_handle_t parent_ = nullptr;               // lower levels: the tile cut into this grid
     TileCut cut_{};
     bool enlisted_ = false;
-    bool pinned_ = false;  // the storage (the user's array or owned_), pinned while its tiles are registered
+    // With GPUs, the storage (the user's array or owned_) is pinned while its tiles are
+    // registered: by tile column as tasks first use them (pin_ranges_, state per column),
+    // else whole (pinned_).
+    bool pinned_ = false;
+    std::vector<PinRange> pin_ranges_;
+    enum class Pin : char { no, yes, failed };
+    std::vector<Pin> column_pins_;
+    void plan_pinning();
+    void pin_column(int j);
+    void unpin();
     std::unique_ptr<const Distribution> distribution_;
     std::vector<T*> tiles_;       // distributed: where each local tile is, null for remote ones
     int64_t local_elements_ = 0;  // distributed: the size of owned_ (0 over an application's tiles)
