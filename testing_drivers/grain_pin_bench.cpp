@@ -1,0 +1,178 @@
+// What a host matrix costs on its way to a GPU, when the caller's memory is not pinned:
+// cudaHostRegister / cudaHostUnregister of 128 MiB to 8 GiB (one thread, and 4 threads on
+// quarters), the same on memory advised for huge pages, copies of a 4096 x 4096 double tile
+// (ld 16384) up and down from pageable and from pinned memory (one stream, and 4 threads at
+// once), a tile across two ranges registered apart (its bytes checked), and a core's memcpy
+// into pinned memory. Issue 47: grain's time includes pinning the caller's matrix; the
+// vendor's does not (doc/results/2026-11-28-h200-loan.md).
+// Built with GRAIN_USE_CUDA; scripts/device-run.sh runs it in its machine phase.
+// Usage: grain_pin_bench [GiB, default 8]   (one "name;value;unit" line per measure)
+#include <cuda_runtime.h>
+
+#include <sys/mman.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "pin-bench: %s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+void line(const char* name, double value, const char* unit) { std::printf("%s;%.4g;%s\n", name, value, unit); }
+
+constexpr size_t tile = 4096, ld = 16384, tile_bytes = tile * tile * sizeof(double);
+
+// Seconds for `reps` copies of one tile (ld 16384) between host `h` and device `d`.
+double copy_tiles(char* h, double* d, bool up, int reps, cudaStream_t s) {
+    const double t0 = now();
+    for (int r = 0; r < reps; ++r) {
+        char* hp = h + size_t(r % 4) * tile * sizeof(double);  // 4 different tiles of a row of tiles
+        if (up)
+            check(cudaMemcpy2DAsync(d, tile * sizeof(double), hp, ld * sizeof(double), tile * sizeof(double), tile,
+                                    cudaMemcpyHostToDevice, s), "memcpy up");
+        else
+            check(cudaMemcpy2DAsync(hp, ld * sizeof(double), d, tile * sizeof(double), tile * sizeof(double), tile,
+                                    cudaMemcpyDeviceToHost, s), "memcpy down");
+    }
+    check(cudaStreamSynchronize(s), "sync");
+    return now() - t0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const size_t gib = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 8;
+    const size_t bytes = gib << 30;
+    check(cudaSetDevice(0), "set device");
+    check(cudaFree(nullptr), "context");
+    char* host = static_cast<char*>(std::malloc(bytes));
+    if (!host) return 1;
+    const double t_touch = now();
+    std::memset(host, 1, bytes);  // the caller's matrix exists and was written: pages are there
+    line("first_touch", bytes / (now() - t_touch) / 1e9, "GB/s");
+
+    // Registering as grain does today: the whole array, once, then unregistering.
+    for (size_t mib : {size_t(128), size_t(512), size_t(2048), gib * 1024}) {
+        const size_t b = mib << 20;
+        double t0 = now();
+        check(cudaHostRegister(host, b, cudaHostRegisterDefault), "register");
+        const double reg = now() - t0;
+        t0 = now();
+        check(cudaHostUnregister(host), "unregister");
+        const double unreg = now() - t0;
+        char name[64];
+        std::snprintf(name, sizeof name, "register_%zuMiB", mib);
+        line(name, b / reg / 1e9, "GB/s");
+        std::snprintf(name, sizeof name, "unregister_%zuMiB", mib);
+        line(name, b / unreg / 1e9, "GB/s");
+    }
+    {  // four threads, each a quarter: does the driver register in parallel?
+        const size_t q = bytes / 4;
+        std::vector<std::thread> th;
+        const double t0 = now();
+        for (int i = 0; i < 4; ++i)
+            th.emplace_back([&, i] { check(cudaHostRegister(host + i * q, q, cudaHostRegisterDefault), "register q"); });
+        for (auto& t : th) t.join();
+        line("register_4threads", bytes / (now() - t0) / 1e9, "GB/s");
+        for (int i = 0; i < 4; ++i) check(cudaHostUnregister(host + i * q), "unregister q");
+    }
+
+    {  // the same on memory aligned to and advised for huge pages (where the kernel has them)
+        const size_t huge = size_t(2) << 20;
+        char* h = static_cast<char*>(std::aligned_alloc(huge, bytes));
+        if (!h) return 1;
+        line("madvise_hugepage", madvise(h, bytes, MADV_HUGEPAGE) == 0 ? 1 : 0, "ok");
+        double t0 = now();
+        std::memset(h, 1, bytes);
+        line("huge_first_touch", bytes / (now() - t0) / 1e9, "GB/s");
+        t0 = now();
+        check(cudaHostRegister(h, bytes, cudaHostRegisterDefault), "register huge");
+        line("huge_register_all", bytes / (now() - t0) / 1e9, "GB/s");
+        t0 = now();
+        check(cudaHostUnregister(h), "unregister huge");
+        line("huge_unregister_all", bytes / (now() - t0) / 1e9, "GB/s");
+        std::free(h);
+    }
+
+    double* dev = nullptr;
+    check(cudaMalloc(&dev, 4 * tile_bytes), "cudaMalloc");
+    cudaStream_t s[4];
+    for (auto& st : s) check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "stream");
+    const int reps = 16;
+    copy_tiles(host, dev, true, 2, s[0]);  // warm-up
+    line("pageable_up_tile", reps * tile_bytes / copy_tiles(host, dev, true, reps, s[0]) / 1e9, "GB/s");
+    line("pageable_down_tile", reps * tile_bytes / copy_tiles(host, dev, false, reps, s[0]) / 1e9, "GB/s");
+    {
+        std::vector<std::thread> th;
+        const double t0 = now();
+        for (int i = 0; i < 4; ++i)
+            th.emplace_back([&, i] { copy_tiles(host + size_t(i) * tile * ld * sizeof(double), dev + i * tile * tile, true, reps / 4, s[i]); });
+        for (auto& t : th) t.join();
+        line("pageable_up_tile_4threads", reps * tile_bytes / (now() - t0) / 1e9, "GB/s");
+    }
+    const size_t region = 4 * tile * ld * sizeof(double);  // 4 rows of tiles, 2 GiB
+    check(cudaHostRegister(host, region, cudaHostRegisterDefault), "register region");
+    line("pinned_up_tile", reps * tile_bytes / copy_tiles(host, dev, true, reps, s[0]) / 1e9, "GB/s");
+    line("pinned_down_tile", reps * tile_bytes / copy_tiles(host, dev, false, reps, s[0]) / 1e9, "GB/s");
+    check(cudaHostUnregister(host), "unregister region");
+
+    {  // one tile across two ranges registered apart (as grain pins tile columns): right
+       // bytes, and at which speed. The tile starts 2048 columns before the boundary.
+        char* aligned = host + (4096 - reinterpret_cast<uintptr_t>(host) % 4096) % 4096;
+        const size_t half = size_t(4096) * ld * sizeof(double);  // 4096 columns: 512 MiB
+        check(cudaHostRegister(aligned, half, cudaHostRegisterDefault), "register first half");
+        check(cudaHostRegister(aligned + half, half, cudaHostRegisterDefault), "register second half");
+        char* first = aligned + 2048 * ld * sizeof(double);
+        for (size_t c = 0; c < tile; ++c)
+            for (size_t r = 0; r < tile; ++r) reinterpret_cast<double*>(first)[c * ld + r] = double(c * tile + r);
+        double t0 = now();
+        for (int r = 0; r < reps; ++r)
+            check(cudaMemcpy2DAsync(dev, tile * sizeof(double), first, ld * sizeof(double), tile * sizeof(double), tile,
+                                    cudaMemcpyHostToDevice, s[0]), "memcpy across");
+        check(cudaStreamSynchronize(s[0]), "sync");
+        line("across_registrations_up_tile", reps * tile_bytes / (now() - t0) / 1e9, "GB/s");
+        std::vector<double> back(tile * tile);
+        check(cudaMemcpy(back.data(), dev, tile_bytes, cudaMemcpyDeviceToHost), "memcpy back");
+        size_t wrong = 0;
+        for (size_t i = 0; i < back.size(); ++i) wrong += back[i] != double(i);
+        line("across_registrations_wrong_elements", double(wrong), "count");
+        check(cudaHostUnregister(aligned + half), "unregister second half");
+        check(cudaHostUnregister(aligned), "unregister first half");
+    }
+
+    // Staging instead of pinning: a core copies a tile into pinned memory kept from call to call.
+    char* staging = nullptr;
+    double t0 = now();
+    check(cudaMallocHost(&staging, 4 * tile_bytes), "cudaMallocHost");
+    line("mallochost_512MiB", 4 * tile_bytes / (now() - t0) / 1e9, "GB/s");
+    for (int threads : {1, 4}) {
+        std::vector<std::thread> th;
+        t0 = now();
+        for (int i = 0; i < threads; ++i)
+            th.emplace_back([&, i] {
+                for (int r = i; r < reps; r += threads)
+                    for (size_t c = 0; c < tile; ++c)
+                        std::memcpy(staging + size_t(r % 4) * tile_bytes + c * tile * sizeof(double),
+                                    host + size_t(r % 4) * tile * sizeof(double) + c * ld * sizeof(double),
+                                    tile * sizeof(double));
+            });
+        for (auto& t : th) t.join();
+        line(threads == 1 ? "memcpy_to_pinned_1thread" : "memcpy_to_pinned_4threads", reps * tile_bytes / (now() - t0) / 1e9,
+             "GB/s");
+    }
+    cudaFreeHost(staging);
+    cudaFree(dev);
+    std::free(host);
+    return 0;
+}
