@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -219,6 +220,36 @@ TEST(Driver, TraceHasALinePerKernelThatRan) {
     }
     EXPECT_EQ(tasks, ran);
     EXPECT_GT(solves, 0);
+    std::remove(path.c_str());
+}
+
+// --warmup: one more run first, printed nowhere, traced nowhere, and the timed runs factor
+// the same matrices as without it (the same residuals).
+TEST(Driver, WarmupRunIsNeitherPrintedNorTracedNorChangesTheMatrices) {
+    const std::string path = ::testing::TempDir() + "grain-driver-warmup-trace.csv";
+    const std::string args = "-o potrf -n 300 -b 64 --niter 2 --check";
+    const Output plain = run(args), warm = run(args + " --warmup --trace " + path);
+    ASSERT_EQ(plain.exit_code, 0) << plain.out;
+    ASSERT_EQ(warm.exit_code, 0) << warm.out;
+    const auto rows = table(plain.out), warm_rows = table(warm.out);
+    ASSERT_EQ(rows.size(), 3u) << plain.out;
+    ASSERT_EQ(warm_rows.size(), 3u) << warm.out;
+    size_t residual = 0, tasks = 0;
+    for (size_t c = 0; c < rows[0].size(); ++c) {
+        if (rows[0][c] == "residual") residual = c;
+        if (rows[0][c] == "tasks_l0") tasks = c;
+    }
+    ASSERT_GT(residual, 0u);
+    ASSERT_GT(tasks, 0u);
+    for (size_t r = 1; r < 3; ++r) EXPECT_EQ(rows[r][residual], warm_rows[r][residual]) << "run " << r - 1;
+    std::ifstream file(path);
+    std::string line;
+    std::map<std::string, int64_t> per_run;
+    while (std::getline(file, line))
+        if (line.rfind("task;", 0) == 0) ++per_run[split(line, ';')[1]];
+    ASSERT_EQ(per_run.size(), 2u) << "runs in the trace";
+    EXPECT_EQ(per_run["0"], std::stol(warm_rows[1][tasks]));
+    EXPECT_EQ(per_run["1"], std::stol(warm_rows[2][tasks]));
     std::remove(path.c_str());
 }
 

@@ -32,6 +32,8 @@ const char* usage_text =
     "                       (scripts/plot-trace.sh FILE OUT.png draws it)\n"
     "  -v                   also print the LP's final split ratios per (operation, level)\n"
     "      --niter N        runs of each case                [1]\n"
+    "      --warmup         first, one untimed run of the first case (and of the vendor's, with\n"
+    "                       --vendor): the GPU libraries load a kernel when it first runs\n"
     "      --check          check each result by its residual\n"
     "      --vendor         also time the vendor routine: threaded OpenBLAS/LAPACKE, or on\n"
     "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf, getrf_nopiv alone on\n"
@@ -185,6 +187,8 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
         o.verbose = true;
     } else if (arg == "--niter") {
         o.niter = parse_number<int>(arg, value(), 1, max_int);
+    } else if (arg == "--warmup") {
+        o.warmup = true;
     } else if (arg == "--check") {
         o.check = true;
     } else if (arg == "--vendor") {

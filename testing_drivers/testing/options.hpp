@@ -23,6 +23,7 @@ struct Options {
     std::vector<int64_t> m, n, k, nrhs{1};  // each in [1, max_size]
     std::vector<int> nb{320};
     int niter = 1;
+    bool warmup = false;  // one untimed run of the first case first
     bool check = false;
     bool vendor = false;
     bool human = false;
