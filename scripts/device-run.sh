@@ -4,7 +4,8 @@
 # that a run cut short still brings back what it did, and at most 8 files (the tool's
 # limit). In order, most needed first:
 #   1. machine: nvidia-smi, lscpu, OpenBLAS's core choice and one core's dgemm rate with
-#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run: machine.txt; the CUDA tests
+#      it and with OPENBLAS_CORETYPE=SkylakeX, a first run, the huge-page setting and
+#      grain_pin_bench (pinning and copy rates): machine.txt; the CUDA tests
 #      (grain_tests --gtest_filter=Cuda*): cuda-tests.txt;
 #   2. calibrate: installs sim/models/$MODEL_HOST.tar.gz (the models kept from earlier
 #      loans) where it exists, then tops up grain's codelets on this GPU and its cores for
@@ -12,6 +13,9 @@
 #      level; the cores take tiles up to RuntimeOptions::cpu_tile_limit only) and the bus;
 #      saves sampling.tar.gz (StarPU's .starpu/sampling, named for host $MODEL_HOST)
 #      after each operation;
+#   pinning: potrf and gemm at n = $PIN_N [16384], 3 runs each, with the caller's matrix
+#      pinned by tile column (GRAIN_PIN_COLUMNS=1) and whole (=0), $PIN_ROUNDS [2] rounds
+#      alternating them: pinning.csv (the mode, then the driver's row);
 #   3. trace: potrf on the lp ladder with --trace (trace.csv; draw it here with
 #      scripts/plot-trace.sh);
 #   4. table: grain against the vendor (cuBLAS dgemm, cuSOLVER dpotrf, dgetrf_nopiv, dgetrf, cuBLAS
@@ -24,22 +28,24 @@
 #      round, $SPLIT_ROUNDS rounds alternating them: splits.txt (the runs, then their
 #      summary by scripts/splits-summary.awk, as scripts/bench-splits.sh prints the
 #      simulated ones).
-# Phases 3-6 run under $SCHED [darts] (6: darts and dmdar); calibration under StarPU's
+# Phases 3-6 and pinning run under $SCHED [darts] (6: darts and dmdar), each process's
+# timed runs after one untimed one (--warmup: CUDA loads a library's kernel when it first
+# runs, 59 ms for the first trsm on the H200, 2026-11-28); calibration under StarPU's
 # prio, which sends every kernel size to every worker that can run it. $OPS replaces the
 # table's operations (e.g. OPS=getrf for issue 50's n = 32768).
 # Each phase runs under its own time limit ($LIMITS), each table case under CASE_LIMIT, so
 # the later ones still get theirs. Two calls do a loan's work:
-#   bash scripts/device-run.sh                       machine calibrate trace table (16384)
+#   bash scripts/device-run.sh                       machine calibrate pinning trace table (16384)
 #   SIZES=32768,49152 LIMITS="table=300 larger=60" bash scripts/device-run.sh table larger
 # and, on a third call, splits (at most 8 files come back from a call: the first call
-# writes 7), with build-device/grain-gpu.tar.xz carried (scripts/pack-gpu-run.sh packs
+# writes 8), with build-device/grain-gpu.tar.xz carried (scripts/pack-gpu-run.sh packs
 # it). Rehearsal without a GPU: REHEARSE=1 OUT=/tmp/out bash scripts/device-run.sh
 # --build build PHASES..., which runs the phases on the CPU build at tiny sizes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=
 if [ "${1:-}" = --build ]; then build=$(cd "$2" && pwd); shift 2; fi
-phases=${*:-machine calibrate trace table}
+phases=${*:-machine calibrate pinning trace table}
 out=${OUT:?set OUT to the folder the results go to}
 mkdir -p "$out"
 log=$out/device-run.log
@@ -61,9 +67,9 @@ if [ -n "${REHEARSE:-}" ]; then
   export MODEL_HOST=${MODEL_HOST:-grain-rehearsal}
   scales=${SCALES:-256,128,64}
   sizes=${SIZES:-512,1024}
-  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60"}
+  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60 pinning=30"}
   case_limit=${CASE_LIMIT:-20}
-  larger_n=1024 larger_mem=4 trace_n=1024 core_n=256 split_n=1024 split_scales=256,128,64
+  larger_n=1024 larger_mem=4 trace_n=1024 core_n=256 split_n=1024 split_scales=256,128,64 pin_n=512
   cut_n=1024 cut_scales=256,128
 else
   gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
@@ -75,9 +81,9 @@ else
   export MODEL_HOST=${MODEL_HOST:-$default_host}
   scales=${SCALES:-4096,2048,1024,512,256}
   sizes=${SIZES:-16384}
-  limits=${LIMITS:-"machine=30 calibrate=100 trace=40 table=150 larger=60 splits=300"}
+  limits=${LIMITS:-"machine=45 calibrate=100 trace=40 table=150 larger=60 splits=300 pinning=120"}
   case_limit=${CASE_LIMIT:-60}
-  larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048 split_n=32768
+  larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048 split_n=32768 pin_n=16384
   split_scales=4096,2048,1024,512  # the ladder scripts/bench-splits.sh simulates the H100 with
   cut_n=8192 cut_scales=4096,2048
 fi
@@ -130,6 +136,10 @@ for phase in $phases; do
             grep -i 'core\|^gemm'
         done
         "$driver" -o potrf -n "$top" -b "$((top / 2))" -H
+        # What pinning and copies cost here (issue 47: grain's time pins the caller's
+        # matrix); the kernel's huge pages first.
+        echo "transparent_hugepage: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+        [ -n "${REHEARSE:-}" ] || timeout 60 "$build/testing_drivers/grain_pin_bench" 8
       } > "$out/machine.txt" 2>&1 || say "machine: a command failed (see machine.txt)"
       # The CUDA kernels against the CPU ones, on this GPU (seconds; no CPU-only build
       # can run them).
@@ -153,7 +163,7 @@ for phase in $phases; do
       say "saved $out/sampling.tar.gz ($(du -h "$out/sampling.tar.gz" | cut -f1))" ;;
     trace)
       STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o potrf -n "$trace_n" --scales "$scales" --split lp \
-        --sched "$sched" --trace "$out/trace.csv" -v >> "$out/table.csv" 2>> "$log"
+        --sched "$sched" --warmup --trace "$out/trace.csv" -v >> "$out/table.csv" 2>> "$log"
       save_models ;;
     table)
       for n in ${sizes//,/ }; do
@@ -165,9 +175,9 @@ for phase in $phases; do
         ops="potrf getrf_nopiv gemm"; [ "$n" -le 16384 ] && ops="$ops getrf gemm:z"
         for entry in ${OPS:-$ops}; do
           op=${entry%%:*} p=d; [ "$entry" != "$op" ] && p=${entry#*:}
-          echo "# grain_testing -o $op -p $p -n $n --scales $scales --split lp --sched $sched --vendor --niter ${NITER:-3} $check -v" >> "$out/table.csv"
+          echo "# grain_testing -o $op -p $p -n $n --scales $scales --split lp --sched $sched --vendor --warmup --niter ${NITER:-3} $check -v" >> "$out/table.csv"
           STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o "$op" -p "$p" -n "$n" --scales "$scales" --split lp \
-            --sched "$sched" --vendor --niter "${NITER:-3}" $check -v >> "$out/table.csv" 2>> "$log"
+            --sched "$sched" --vendor --warmup --niter "${NITER:-3}" $check -v >> "$out/table.csv" 2>> "$log"
         done
       done
       save_models ;;
@@ -175,6 +185,21 @@ for phase in $phases; do
       # The matrix is larger than the GPU memory grain may use: cuSOLVER cannot run (nan).
       STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o potrf -n "${LARGER_N:-$larger_n}" --scales "$scales" \
         --split lp --sched "$sched" --gpu-mem "${LARGER_MEM:-$larger_mem}" --vendor --check -v >> "$out/larger.csv" 2>> "$log" ;;
+    pinning)
+      # A user's matrix pinned tile column by tile column as tasks first use them
+      # (GRAIN_PIN_COLUMNS=1, the default) against all of it first (=0, before
+      # 2026-11-28), grain alone, rounds alternating the two (pinning.csv: the mode, then
+      # the driver's row).
+      for round in $(seq "${PIN_ROUNDS:-2}"); do
+        for op in ${PIN_OPS:-potrf gemm}; do
+          for mode in 1 0; do
+            # shellcheck disable=SC2086
+            GRAIN_PIN_COLUMNS=$mode run_until "$deadline" "$case_limit" -o "$op" -n "${PIN_N:-$pin_n}" --scales "$scales" \
+              --split lp --sched "$sched" --warmup --niter 3 2>> "$log" | awk -v mode="$mode" -v op="$op" '$1 ~ "^" op ";" { print mode ";" $0 }' \
+              >> "$out/pinning.csv"
+          done
+        done
+      done ;;
     splits)
       # Issue 48 on the real GPU: the lp ladder against its scales but the smallest as
       # fixed tiles, each scheduler against its own best. Rounds alternate the
@@ -192,7 +217,7 @@ for phase in $phases; do
             for config in "${configs[@]}"; do
               [ $((deadline - SECONDS)) -gt 5 ] || { say "splits: no time left (op $op, round $round)"; break 4; }
               # shellcheck disable=SC2086
-              run_until "$deadline" "$case_limit" -o "$op" -n "$n" $config --sched "$s" -v 2>> "$log" |
+              run_until "$deadline" "$case_limit" -o "$op" -n "$n" $config --sched "$s" --warmup -v 2>> "$log" |
                 awk -F';' -v key="$op $n $s|$config|$round" -f "$root/scripts/splits-line.awk" >> "$runs"
             done
           done
