@@ -136,6 +136,7 @@ private:
             }
         inputs_.duration.assign(tl * size_t(units), std::nan(""));
         calibrated_.assign(tl * size_t(units), false);
+        kernel_seconds_.assign(tl * size_t(units), std::nan(""));
         footprints_.clear();
         for (int l = 0; l < levels_; ++l) footprints_.push_back(tile_footprints(scales_[size_t(l)]));
         inputs_.pending.assign(tl, 0);
@@ -166,7 +167,7 @@ private:
                 std::vector<double> measured(static_cast<size_t>(levels_), std::nan(""));
                 for (int l = 0; l < levels_; ++l)
                     if (calibrated_[at(l)])
-                        measured[size_t(l)] = inputs_.duration[at(l)];
+                        measured[size_t(l)] = kernel_seconds_[at(l)];
                     else if (in_run[size_t(t)] && !kernel_info(Kernel(t)).column)  // column kernels: no footprint
                         measured[size_t(l)] =
                             history_duration(Kernel(t), precision_, footprints_[size_t(l)][size_t(t)], worker);
@@ -177,9 +178,10 @@ private:
                 for (int l = 0; l < levels_; ++l) {
                     calibrated_[at(l)] = !std::isnan(measured[size_t(l)]);
                     if (!calibrated_[at(l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
-                    inputs_.duration[at(l)] = calibrated_[at(l)]
-                                                  ? measured[size_t(l)]
-                                                  : seconds_per_flop * kernel_flops(Kernel(t), scales_[size_t(l)]);
+                    kernel_seconds_[at(l)] = calibrated_[at(l)]
+                                                 ? measured[size_t(l)]
+                                                 : seconds_per_flop * kernel_flops(Kernel(t), scales_[size_t(l)]);
+                    inputs_.duration[at(l)] = kernel_seconds_[at(l)];
                 }
             }
         }
@@ -188,13 +190,44 @@ private:
     // While GPUs run, the cores run no tile over the limit (codelets.cpp): the LP must
     // not count on them for such tasks, or it leaves the tasks whole for cores that
     // never take them.
+    //
+    // Nor for any task where all the cores together run under lp_tuning::least_core_share
+    // of the machine's flop rate (each unit's best rate over the kernels calibrated on
+    // it): the area bound would still cut tiles for the work they can take, but what they
+    // add does not pay for the splits (15 cores beside an H200 are 0.3 % of it). The LP
+    // then only chooses the GPUs' tile sizes, from kernel times that leave out what each
+    // task costs its worker: it adds lp_tuning::gpu_task_seconds to them, so that a tile
+    // is cut only where its children's kernels gain more than their tasks cost.
     void update_runs() {
         const int limit = cpu_tile_limit();
         const size_t units = units_.size();
         inputs_.runs.assign(size_t(kinds * levels_) * units, true);
-        if (units == 1 || limit <= 0) return;
+        if (units == 1) return;
+        const bool cores_count = core_share() >= lp_tuning::least_core_share;
+        if (!cores_count)
+            for (size_t k = 0; k < size_t(kinds * levels_); ++k)
+                for (size_t u = 1; u < units; ++u) inputs_.duration[k * units + u] += lp_tuning::gpu_task_seconds;
+        if (cores_count && limit <= 0) return;
         for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) inputs_.runs[kind(t, l) * units] = scales_[size_t(l)] <= limit;
+            for (int l = 0; l < levels_; ++l)
+                inputs_.runs[kind(t, l) * units] = cores_count && (limit <= 0 || scales_[size_t(l)] <= limit);
+    }
+
+    // The cores' share of the machine's flop rate (units 0 and 1 of a run with GPUs).
+    double core_share() const {
+        const size_t units = units_.size();
+        const int limit = cpu_tile_limit();
+        double best[2] = {0, 0};
+        for (int t = 0; t < kinds; ++t)
+            for (int l = 0; l < levels_; ++l)
+                for (size_t u = 0; u < 2; ++u) {
+                    const size_t at = kind(t, l) * units + u;
+                    const bool runs = u == 1 || limit <= 0 || scales_[size_t(l)] <= limit;
+                    if (runs && calibrated_[at] && kernel_seconds_[at] > 0)
+                        best[u] = std::max(best[u], kernel_flops(Kernel(t), scales_[size_t(l)]) / kernel_seconds_[at]);
+                }
+        const double cores = inputs_.workers[0] * best[0], gpus = inputs_.workers[1] * best[1];
+        return cores + gpus > 0 ? cores / (cores + gpus) : 1;
     }
 
     // The types submitted so far, and those their splits create.
@@ -358,6 +391,7 @@ private:
     lp::GranularityLp lp_;
     lp::Inputs inputs_;
     std::vector<Unit> units_;      // CPU, then CUDA where there are GPUs
+    std::vector<double> kernel_seconds_;  // the kernels' own durations, as inputs_.duration without task_seconds
     std::vector<bool> calibrated_;  // per duration
     std::vector<KernelFootprints> footprints_;  // per level
     std::vector<double> targets_;

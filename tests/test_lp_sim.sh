@@ -97,3 +97,17 @@ read -r gemm_done gemm_total <<<"$gemm_split"
 echo "gemm n=65536 on one H100: $gemm_done of $gemm_total top-level tasks split"
 [ "${gemm_total:-0}" = 4096 ] || { echo "FAILED: no gemm counts in the -v output"; exit 1; }
 [ "$gemm_done" -le 40 ] || { echo "FAILED: the lp policy split more than 1 % of the 4096 gemm tasks"; exit 1; }
+
+# Cores under 2 % of the machine's flop rate count for no task in the LP, and each GPU
+# task costs its worker 30 us beside its kernel (lp_tuning.hpp): on the simulated H200 and
+# 15 cores (0.3 % of it), potrf n = 16384 on the ladder 4096..512 then splits nothing, as
+# the best fixed tile there (4096) does not; before, the area bound cut 7 tiles for work
+# the cores could take and for 2048 dgemms measured slower than eight 1024 ones, at 0.73 of
+# -b 4096 (2026-11-28).
+h200_split=$(bash "$root/scripts/sim-testing.sh" --build "$build" --machine h200 --gpus 1 --cpus 15 -o potrf -n 16384 \
+  --sched darts --scales 4096,2048,1024,512 --split lp 2>/dev/null | awk -F';' '
+    $1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $1 == "potrf" { s = 0; for (l = 0; l < 4; l++) s += $col["split_l" l]; print s }')
+echo "potrf n=16384 on the simulated H200: $h200_split tasks split"
+[ -n "$h200_split" ] || { echo "FAILED: no potrf row on the H200"; exit 1; }
+[ "$h200_split" = 0 ] || { echo "FAILED: the lp policy split tiles for cores worth 0.3 % of an H200"; exit 1; }
