@@ -26,6 +26,25 @@ int tiles_for(int64_t size, int nb) { return static_cast<int>((size + nb - 1) / 
 
 constexpr size_t huge_page = size_t(2) << 20;
 
+// A simulated run pins nothing, but charges the thread that pins (the submitting one) the
+// time it takes on the machine simulated, GRAIN_SIM_PIN_MBPS and GRAIN_SIM_UNPIN_MBPS
+// (scripts/sim-testing.sh sets the rates grain_pin_bench measured), none where unset.
+void charge(const char* variable, size_t bytes) {
+    if constexpr (!simulated) return;
+    const auto rate = env_integer("grain (simulated)", {variable}, 1, 1L << 40, "MB/s");
+    if (rate) starpu_sleep(float(double(bytes) / (double(rate->value) * 1e6)));
+}
+
+bool pin(void* address, size_t bytes) {
+    charge("GRAIN_SIM_PIN_MBPS", bytes);
+    return starpu_memory_pin(address, bytes) == 0;
+}
+
+void unpin_range(void* address, size_t bytes) {
+    charge("GRAIN_SIM_UNPIN_MBPS", bytes);
+    starpu_memory_unpin(address, bytes);
+}
+
 // Where a simulated matrix's tiles "are" (src/base/simulation.hpp): page-aligned, not null.
 constexpr uintptr_t simulated_base = 4096;
 
@@ -273,7 +292,7 @@ void TileStorage<T>::plan_pinning() {
                                         size_t(sysconf(_SC_PAGESIZE)));
     }
     if (pin_ranges_.empty())
-        pinned_ = starpu_memory_pin(base(), storage_bytes()) == 0;
+        pinned_ = pin(base(), storage_bytes());
     else
         column_pins_.assign(pin_ranges_.size(), Pin::no);
 }
@@ -282,16 +301,15 @@ template <typename T>
 void TileStorage<T>::pin_column(int j) {
     if (pin_ranges_.empty() || column_pins_[size_t(j)] != Pin::no) return;
     const PinRange& r = pin_ranges_[size_t(j)];
-    column_pins_[size_t(j)] = starpu_memory_pin(reinterpret_cast<void*>(r.address), r.bytes) == 0 ? Pin::yes : Pin::failed;
+    column_pins_[size_t(j)] = pin(reinterpret_cast<void*>(r.address), r.bytes) ? Pin::yes : Pin::failed;
 }
 
 template <typename T>
 void TileStorage<T>::unpin() {
-    if (pinned_) starpu_memory_unpin(base(), storage_bytes());
+    if (pinned_) unpin_range(base(), storage_bytes());
     pinned_ = false;
     for (size_t j = 0; j < column_pins_.size(); ++j)
-        if (column_pins_[j] == Pin::yes)
-            starpu_memory_unpin(reinterpret_cast<void*>(pin_ranges_[j].address), pin_ranges_[j].bytes);
+        if (column_pins_[j] == Pin::yes) unpin_range(reinterpret_cast<void*>(pin_ranges_[j].address), pin_ranges_[j].bytes);
     pin_ranges_.clear();
     column_pins_.clear();
 }
