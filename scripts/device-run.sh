@@ -23,6 +23,8 @@
 #      and the vendor, sizes $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv (its medians:
 #      awk -F';' -f scripts/vendor-ratio.awk table.csv);
 #   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB): larger.csv;
+#   suite (issue 47, not in the default): every test program of the build once, whole,
+#      with the GPU visible: suite.txt (per program its exit code and gtest's summary);
 #   6. splits (issue 48, not in the default): --split lp against the fixed tiles, potrf and
 #      getrf_nopiv at n = $SPLIT_N under darts and dmdar, each configuration once per
 #      round, $SPLIT_ROUNDS rounds alternating them: splits.txt (the runs, then their
@@ -67,7 +69,7 @@ if [ -n "${REHEARSE:-}" ]; then
   export MODEL_HOST=${MODEL_HOST:-grain-rehearsal}
   scales=${SCALES:-256,128,64}
   sizes=${SIZES:-512,1024}
-  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60 pinning=30"}
+  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60 pinning=30 suite=600"}
   case_limit=${CASE_LIMIT:-20}
   larger_n=1024 larger_mem=4 trace_n=1024 core_n=256 split_n=1024 split_scales=256,128,64 pin_n=512
   cut_n=1024 cut_scales=256,128
@@ -81,7 +83,7 @@ else
   export MODEL_HOST=${MODEL_HOST:-$default_host}
   scales=${SCALES:-4096,2048,1024,512,256}
   sizes=${SIZES:-16384}
-  limits=${LIMITS:-"machine=45 calibrate=100 trace=40 table=150 larger=60 splits=300 pinning=120"}
+  limits=${LIMITS:-"machine=45 calibrate=100 trace=40 table=150 larger=60 splits=300 pinning=120 suite=300"}
   case_limit=${CASE_LIMIT:-60}
   larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048 split_n=32768 pin_n=16384
   split_scales=4096,2048,1024,512  # the ladder scripts/bench-splits.sh simulates the H100 with
@@ -200,6 +202,24 @@ for phase in $phases; do
           done
         done
       done ;;
+    suite)
+      # The whole suite with the GPU visible (issue 47): each test program of the build
+      # once, all of its tests, its summary in suite.txt. The driver's tests run
+      # grain_testing from the path it was built at: a link puts the build there.
+      built=$(strings "$build/tests/grain_driver_tests" 2>/dev/null | grep -m1 '/testing_drivers/grain_testing$' || true)
+      if [ -n "$built" ] && [ ! -e "$built" ]; then
+        mkdir -p "$(dirname "$(dirname "$(dirname "$built")")")" && ln -sfn "$build" "$(dirname "$(dirname "$built")")" ||
+          say "suite: could not link $build at $(dirname "$(dirname "$built")")"
+      fi
+      for program in "$build"/tests/grain_*tests; do
+        # MPI's tests run under mpirun (ctest Mpi1-4), not alone.
+        [ -x "$program" ] && [ "${program##*/}" != grain_mpi_tests ] || continue
+        left=$((deadline - SECONDS)); [ "$left" -gt 5 ] || { say "suite: no time left for $program"; break; }
+        rc=0; timeout "$left" "$program" > "$out/suite-run.txt" 2>&1 || rc=$?
+        { echo "== $(basename "$program"): rc $rc"; grep -E '^\[ *(PASSED|FAILED|SKIPPED) *\]|tests? from .* ran' "$out/suite-run.txt"; } >> "$out/suite.txt"
+      done
+      rm -f "$out/suite-run.txt"
+      say "suite: $(grep -c 'rc 0$' "$out/suite.txt") of $(grep -c '^== ' "$out/suite.txt") programs passed" ;;
     splits)
       # Issue 48 on the real GPU: the lp ladder against its scales but the smallest as
       # fixed tiles, each scheduler against its own best. Rounds alternate the
