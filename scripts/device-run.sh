@@ -219,7 +219,7 @@ for phase in $phases; do
         { echo "== $(basename "$program"): rc $rc"; grep -E '^\[ *(PASSED|FAILED|SKIPPED) *\]|tests? from .* ran' "$out/suite-run.txt"; } >> "$out/suite.txt"
       done
       rm -f "$out/suite-run.txt"
-      say "suite: $(grep -c 'rc 0$' "$out/suite.txt") of $(grep -c '^== ' "$out/suite.txt") programs passed" ;;
+      say "suite: $(grep -c 'rc 0$' "$out/suite.txt") of $(grep -c '^== ' "$out/suite.txt") programs exited 0, $(grep -c 'rc 77$' "$out/suite.txt") with tests skipped" ;;
     splits)
       # Issue 48 on the real GPU: the lp ladder against its scales but the smallest as
       # fixed tiles, each scheduler against its own best. Rounds alternate the
