@@ -14,9 +14,7 @@
 #include <string>
 #include <vector>
 
-#include <sys/mman.h>
-#include <unistd.h>
-
+#include "src/base/page_memory.hpp"
 #include "src/base/simulation.hpp"
 #include "src/kernels/blas.hpp"
 
@@ -51,23 +49,16 @@ inline uintptr_t simulated_range(size_t bytes) {
     return next.fetch_add((bytes / 4096 + 2) * 4096);
 }
 
-// Memory as an HPC application would allocate a large matrix: page-aligned, so that grain
-// pins it tile column by tile column (src/base/pin_ranges.hpp), and from 2 MiB on aligned
-// to and advised for huge pages, which the kernel faults in and CUDA pins faster.
+// Memory as an HPC application would allocate a large matrix (src/base/page_memory.hpp).
 template <typename T>
 struct PageAligned {
     using value_type = T;
     PageAligned() = default;
     template <typename U>
     PageAligned(const PageAligned<U>&) {}
-    static constexpr std::size_t huge = std::size_t(2) << 20;
     T* allocate(std::size_t count) {
-        const std::size_t bytes = std::max<std::size_t>(count * sizeof(T), 1);
-        const std::size_t align = bytes >= huge ? huge : std::size_t(sysconf(_SC_PAGESIZE));
-        const std::size_t rounded = (bytes + align - 1) / align * align;
-        void* p = std::aligned_alloc(align, rounded);
+        void* p = grain::detail::allocate_pages(count * sizeof(T));
         if (!p) throw std::bad_alloc();
-        if (align == huge) madvise(p, rounded, MADV_HUGEPAGE);
         return static_cast<T*>(p);
     }
     void deallocate(T* p, std::size_t) { std::free(p); }

@@ -5,13 +5,13 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "grain/errors.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/env.hpp"
 #include "src/base/fingerprint.hpp"
+#include "src/base/page_memory.hpp"
 #include "src/base/simulation.hpp"
 #include "src/starpu/distributed.hpp"
 
@@ -23,8 +23,6 @@ std::atomic<int64_t> live_handles{0};
 std::atomic<int64_t> live_plans{0};
 
 int tiles_for(int64_t size, int nb) { return static_cast<int>((size + nb - 1) / nb); }
-
-constexpr size_t huge_page = size_t(2) << 20;
 
 // A simulated run pins nothing, but charges the thread that pins (the submitting one) the
 // time it takes on the machine simulated, GRAIN_SIM_PIN_MBPS and GRAIN_SIM_UNPIN_MBPS
@@ -100,12 +98,8 @@ void TileStorage<T>::allocate(size_t bytes) {
     // Plain aligned memory, pinned like a user's array when tiles are registered: with
     // CUDA, starpu_malloc pins through a task, which waits forever when the workers are
     // paused (starpu_pause) and aborts before starpu_init.
-    // Page-aligned, so that tile columns can be pinned one by one (plan_pinning); from
-    // 2 MiB on, aligned to and advised for the kernel's huge pages where it has them:
-    // 512 times fewer pages to fault in and to pin.
-    const size_t align = bytes >= huge_page ? huge_page : size_t(sysconf(_SC_PAGESIZE));
-    void* memory = std::aligned_alloc(align, (bytes + align - 1) / align * align);
-    if (memory && align == huge_page) madvise(memory, (bytes + align - 1) / align * align, MADV_HUGEPAGE);
+    // Page-aligned, so that tile columns can be pinned one by one (plan_pinning).
+    void* memory = allocate_pages(bytes);
     if (memory == nullptr)
         throw runtime_error("grain::Matrix: cannot allocate " + std::to_string(bytes) + " bytes");
     std::memset(memory, 0, bytes);
