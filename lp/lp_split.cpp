@@ -203,31 +203,31 @@ private:
         const size_t units = units_.size();
         inputs_.runs.assign(size_t(kinds * levels_) * units, true);
         if (units == 1) return;
-        const bool cores_count = core_share() >= lp_tuning::least_core_share;
-        if (!cores_count)
-            for (size_t k = 0; k < size_t(kinds * levels_); ++k)
-                for (size_t u = 1; u < units; ++u) inputs_.duration[k * units + u] += lp_tuning::gpu_task_seconds;
-        if (cores_count && limit <= 0) return;
-        for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l)
-                inputs_.runs[kind(t, l) * units] = cores_count && (limit <= 0 || scales_[size_t(l)] <= limit);
+        if (limit > 0)
+            for (int t = 0; t < kinds; ++t)
+                for (int l = 0; l < levels_; ++l) inputs_.runs[kind(t, l) * units] = scales_[size_t(l)] <= limit;
+        if (core_share() >= lp_tuning::least_core_share) return;
+        for (size_t k = 0; k < size_t(kinds * levels_); ++k) {
+            inputs_.runs[k * units] = false;
+            for (size_t u = 1; u < units; ++u) inputs_.duration[k * units + u] += lp_tuning::gpu_task_seconds;
+        }
     }
 
-    // The cores' share of the machine's flop rate (units 0 and 1 of a run with GPUs).
+    // The cores' share of the machine's flop rate: each unit's best rate over the kinds it
+    // runs (inputs_.runs) with a calibrated kernel, times its workers.
     double core_share() const {
         const size_t units = units_.size();
-        const int limit = cpu_tile_limit();
-        double best[2] = {0, 0};
+        std::vector<double> rate(units, 0);
         for (int t = 0; t < kinds; ++t)
             for (int l = 0; l < levels_; ++l)
-                for (size_t u = 0; u < 2; ++u) {
+                for (size_t u = 0; u < units; ++u) {
                     const size_t at = kind(t, l) * units + u;
-                    const bool runs = u == 1 || limit <= 0 || scales_[size_t(l)] <= limit;
-                    if (runs && calibrated_[at] && kernel_seconds_[at] > 0)
-                        best[u] = std::max(best[u], kernel_flops(Kernel(t), scales_[size_t(l)]) / kernel_seconds_[at]);
+                    if (inputs_.runs[at] && calibrated_[at] && kernel_seconds_[at] > 0)
+                        rate[u] = std::max(rate[u], kernel_flops(Kernel(t), scales_[size_t(l)]) / kernel_seconds_[at]);
                 }
-        const double cores = inputs_.workers[0] * best[0], gpus = inputs_.workers[1] * best[1];
-        return cores + gpus > 0 ? cores / (cores + gpus) : 1;
+        double all = 0;
+        for (size_t u = 0; u < units; ++u) all += inputs_.workers[u] * rate[u];
+        return all > 0 ? inputs_.workers[0] * rate[0] / all : 1;
     }
 
     // The types submitted so far, and those their splits create.
@@ -391,7 +391,7 @@ private:
     lp::GranularityLp lp_;
     lp::Inputs inputs_;
     std::vector<Unit> units_;      // CPU, then CUDA where there are GPUs
-    std::vector<double> kernel_seconds_;  // the kernels' own durations, as inputs_.duration without task_seconds
+    std::vector<double> kernel_seconds_;  // the kernels' own durations: inputs_.duration without lp_tuning::gpu_task_seconds
     std::vector<bool> calibrated_;  // per duration
     std::vector<KernelFootprints> footprints_;  // per level
     std::vector<double> targets_;
