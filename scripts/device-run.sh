@@ -206,7 +206,7 @@ for phase in $phases; do
       # The whole suite with the GPU visible (issue 47): each test program of the build
       # once, all of its tests, its summary in suite.txt. The driver's tests run
       # grain_testing from the path it was built at: a link puts the build there.
-      built=$(strings "$build/tests/grain_driver_tests" 2>/dev/null | grep -m1 '/testing_drivers/grain_testing$' || true)
+      built=$(grep -aom1 '/[[:alnum:]_./+-]*/testing_drivers/grain_testing' "$build/tests/grain_driver_tests" || true)
       if [ -n "$built" ] && [ ! -e "$built" ]; then
         mkdir -p "$(dirname "$(dirname "$(dirname "$built")")")" && ln -sfn "$build" "$(dirname "$(dirname "$built")")" ||
           say "suite: could not link $build at $(dirname "$(dirname "$built")")"

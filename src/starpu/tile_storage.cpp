@@ -26,7 +26,7 @@ int tiles_for(int64_t size, int nb) { return static_cast<int>((size + nb - 1) / 
 
 // A simulated run pins nothing, but charges the thread that pins (the submitting one) the
 // time it takes on the machine simulated, GRAIN_SIM_PIN_MBPS and GRAIN_SIM_UNPIN_MBPS
-// (scripts/sim-testing.sh sets the rates grain_pin_bench measured), none where unset.
+// (grain_pin_bench measured 25000 and 60000 on the H200; sim/README.md), none where unset.
 void charge(const char* variable, size_t bytes) {
     if constexpr (!simulated) return;
     const auto rate = env_integer("grain (simulated)", {variable}, 1, 1L << 40, "MB/s");
