@@ -34,11 +34,18 @@ struct Output {
     std::string out;  // stdout and stderr together
 };
 
+// The driver: where the build put it, or GRAIN_TESTING_BINARY where the build was moved
+// (scripts/device-run.sh runs the packed tests on a GPU machine).
+std::string driver_binary() {
+    const char* moved = std::getenv("GRAIN_TESTING_BINARY");
+    return moved && *moved ? moved : GRAIN_TESTING_BINARY;
+}
+
 // `environment`: VAR=value words for env(1). A run that does not end within two minutes
 // is killed (exit code 124).
 Output run(const std::string& arguments, const std::string& environment = "") {
     const std::string command =
-        "timeout 120 env " + environment + " " + std::string(GRAIN_TESTING_BINARY) + " " + arguments + " 2>&1";
+        "timeout 120 env " + environment + " " + driver_binary() + " " + arguments + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return {-1, ""};
     std::string out;
