@@ -1,11 +1,19 @@
 // Where grain pins a matrix for GPU transfers: one range per tile column, each tile
 // inside its column's range, or nothing (the whole array pinned) when a column would not
-// start on a page.
+// start on a page. And the pins as tasks (column_pins.hpp), with real data on the cores:
+// hooks stand for cudaHostRegister, which a machine without GPUs cannot call.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <utility>
+#include <vector>
 
+#include "common.hpp"
 #include "src/base/pin_ranges.hpp"
+#include "src/starpu/column_pins.hpp"
 
 using grain::detail::column_pin_ranges;
 
@@ -61,3 +69,122 @@ TEST(Pinning, WholeArrayWhenAColumnWouldNotStartOnAPage) {
     EXPECT_TRUE(column_pin_ranges(base, 1 << 20, 1 << 20, 2, page).empty());
     EXPECT_EQ(column_pin_ranges(base, (1 << 20) + 8, 1 << 20, 2, page).size(), 2u);
 }
+
+namespace grain::test {
+namespace {
+
+// What the hooks saw. A pin finds its range as the call found it (`before`, a copy of the
+// array `watched`) unless a task wrote it first; it takes a few ms, so that a task not
+// ordered after it would run first.
+struct PinLog {
+    std::mutex mutex;
+    const double* watched = nullptr;
+    const double* before = nullptr;
+    size_t watched_bytes = 0;
+    std::vector<std::pair<uintptr_t, size_t>> pins, unpins;
+    std::vector<std::pair<double, double>> times;  // of each pin, us
+    int written_before_pin = 0;
+};
+PinLog pin_log;
+
+bool logged_pin(void* address, size_t bytes) {
+    const double start = starpu_timing_now();
+    const auto* p = static_cast<const char*>(address);
+    const auto* w = reinterpret_cast<const char*>(pin_log.watched);
+    const bool inside = w && p >= w && p + bytes <= w + pin_log.watched_bytes;
+    const bool changed =
+        inside && std::memcmp(p, reinterpret_cast<const char*>(pin_log.before) + (p - w), bytes) != 0;
+    starpu_usleep(2000);
+    std::lock_guard<std::mutex> lock(pin_log.mutex);
+    pin_log.pins.emplace_back(uintptr_t(address), bytes);
+    pin_log.times.emplace_back(start, starpu_timing_now());
+    pin_log.written_before_pin += changed;
+    return true;
+}
+
+void logged_unpin(void* address, size_t bytes) {
+    std::lock_guard<std::mutex> lock(pin_log.mutex);
+    pin_log.unpins.emplace_back(uintptr_t(address), bytes);
+}
+
+// Pinning through the hooks for the test's duration.
+class PinTasks : public ::testing::Test {
+protected:
+    void SetUp() override {
+        pin_log.pins.clear(), pin_log.unpins.clear(), pin_log.times.clear();
+        pin_log.written_before_pin = 0;
+        pin_log.watched = pin_log.before = nullptr;
+        detail::set_pin_hooks(&hooks_);
+    }
+    void TearDown() override {
+        detail::set_pin_hooks(nullptr);
+        test_runtime().set_nancheck(true);
+    }
+
+private:
+    detail::PinHooks hooks_{logged_pin, logged_unpin};
+};
+
+// The ranges pinned, in order, are the array's tile columns, each once; none overlaps
+// another in time; all are unpinned once the views are gone.
+void expect_columns(const Array<double>& A, int nb) {
+    const int nt = int((A.n + nb - 1) / nb);
+    const auto ranges = detail::column_pin_ranges(uintptr_t(A.data()), size_t(A.m * A.n) * sizeof(double),
+                                                  size_t(nb * A.m) * sizeof(double), nt, 4096);
+    ASSERT_EQ(ranges.size(), size_t(nt));
+    std::vector<std::pair<uintptr_t, size_t>> expected;
+    for (const auto& r : ranges) expected.emplace_back(r.address, r.bytes);
+    EXPECT_EQ(pin_log.pins, expected);
+    auto unpinned = pin_log.unpins;
+    std::sort(unpinned.begin(), unpinned.end());
+    EXPECT_EQ(unpinned, expected);
+    for (size_t k = 1; k < pin_log.times.size(); ++k)
+        EXPECT_GE(pin_log.times[k].first, pin_log.times[k - 1].second) << "pins " << k - 1 << " and " << k << " overlap";
+}
+
+// Every column is pinned before any task writes it (a potrf writes all of them), with and
+// without the NaN scan, which reads the columns before their pins; the factor is right.
+TEST_F(PinTasks, EachColumnIsPinnedOnceBeforeAnyTaskWritesIt) {
+    // 16 tile columns of 500 KiB (125 pages), the last narrower; 16 tiles a column: more
+    // than STARPU_NMAXBUFS, so the pin task holds them in its dynamic arrays.
+    constexpr int n = 1000, tile = 64;
+    for (const bool scan : {true, false}) {
+        SetUp();
+        test_runtime().set_nancheck(scan);
+        const Array<double> A0 = random_array<double>(n, n, Kind::Spd, rng());
+        Array<double> A = A0;
+        pin_log.watched = A.data(), pin_log.before = A0.data(), pin_log.watched_bytes = A.a.size() * sizeof(double);
+        {
+            Matrix<double> tA(n, n, tile, A.data(), A.ld());
+            ASSERT_EQ(potrf(Uplo::Lower, tA), 0);
+        }
+        EXPECT_EQ(pin_log.written_before_pin, 0) << "scan " << scan;
+        expect_columns(A, tile);
+        EXPECT_LT(testing::factor_residual(A0, testing::cholesky_product(Uplo::Lower, A)), 60) << "scan " << scan;
+    }
+}
+
+// gemm's three arrays: their pins follow one another, in the order of first use.
+TEST_F(PinTasks, PinsOfSeveralMatricesRunOneAtATime) {
+    constexpr int n = 600, tile = 128;  // 128 x 600 doubles: 150 pages a column
+    const Array<double> A = random_array<double>(n, n, Kind::General, rng());
+    const Array<double> B = random_array<double>(n, n, Kind::General, rng());
+    const Array<double> C0 = random_array<double>(n, n, Kind::General, rng());
+    Array<double> C = C0, ref = C0;
+    {
+        Matrix<double> tA(n, n, tile, const_cast<double*>(A.data()), n), tB(n, n, tile, const_cast<double*>(B.data()), n);
+        Matrix<double> tC(n, n, tile, C.data(), n);
+        ASSERT_EQ(gemm(Op::NoTrans, Op::NoTrans, 1.0, tA, tB, 0.5, tC), 0);
+    }
+    EXPECT_EQ(pin_log.pins.size(), 3u * 5u);
+    EXPECT_EQ(pin_log.unpins.size(), pin_log.pins.size());
+    for (size_t k = 1; k < pin_log.times.size(); ++k)
+        EXPECT_GE(pin_log.times[k].first, pin_log.times[k - 1].second) << "pins " << k - 1 << " and " << k << " overlap";
+    grain::blas::gemm(Op::NoTrans, Op::NoTrans, n, n, n, 1.0, A.data(), n, B.data(), n, 0.5, ref.data(), n);
+    double worst = 0;
+    for (size_t i = 0; i < C.a.size(); ++i) worst = std::max(worst, std::abs(C.a[i] - ref.a[i]));
+    EXPECT_LT(worst, 1e-10 * n);
+}
+
+}  // namespace
+}  // namespace grain::test

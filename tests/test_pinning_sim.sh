@@ -2,10 +2,10 @@
 # Pinning in simulated time (tile_storage.cpp): with GRAIN_SIM_PIN_MBPS and
 # GRAIN_SIM_UNPIN_MBPS, a simulated dpotrf on the H200 machine pays pinning its array.
 # Pinned whole before the first task (GRAIN_PIN_COLUMNS=0), the call takes its time without
-# pinning plus the whole array's pinning and unpinning, to 1 %; pinned by tile column as
-# the tasks first reach them, the GPU starts on the first columns while the next are
-# pinned, and the call is shorter (2 GiB at 25 and 60 GB/s: 0.1715 s whole, 0.1486 s by
-# column, 0.0499 s without, when written).
+# pinning plus the whole array's pinning and unpinning, to 1 %; pinned by tile column in
+# pin tasks, the GPU works on the first columns while the next are pinned, and the call is
+# shorter (2 GiB at 25 and 60 GB/s: 0.1715 s whole, 0.1326 s by column, 0.0499 s without;
+# 0.1486 s when the submitting thread pinned the columns).
 # Usage: tests/test_pinning_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}

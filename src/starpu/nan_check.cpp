@@ -81,7 +81,7 @@ bool has_nan(const Matrix<T>& A, Elements elements) {
             args.push_back({i == j ? elements : Elements::All, &found});
             starpu_task* task = starpu_task_create();
             task->cl = scan_codelet<T>();
-            task->handles[0] = storage.handle(i0 + i, j0 + j);
+            task->handles[0] = storage.handle_before_pin(i0 + i, j0 + j);
             task->cl_arg = &args.back();
             task->detach = 0;  // waited for below, which frees it
             task->priority = STARPU_MAX_PRIO;  // the routine's own tasks wait for the answer
@@ -93,6 +93,9 @@ bool has_nan(const Matrix<T>& A, Elements elements) {
             }
             tasks.push_back(task);
         }
+        // The scans read host memory, pinned or not: the column's pin follows them, and
+        // runs while the next columns are scanned (column_pins.hpp).
+        storage.order_pin(j0 + j);
     }
     wait_all(tasks);
     return found.load();

@@ -24,25 +24,6 @@ std::atomic<int64_t> live_plans{0};
 
 int tiles_for(int64_t size, int nb) { return static_cast<int>((size + nb - 1) / nb); }
 
-// A simulated run pins nothing, but charges the thread that pins (the submitting one) the
-// time it takes on the machine simulated, GRAIN_SIM_PIN_MBPS and GRAIN_SIM_UNPIN_MBPS
-// (grain_pin_bench measured 25000 and 60000 on the H200; sim/README.md), none where unset.
-void charge(const char* variable, size_t bytes) {
-    if constexpr (!simulated) return;
-    const auto rate = env_integer("grain (simulated)", {variable}, 1, 1L << 40, "MB/s");
-    if (rate) starpu_sleep(float(double(bytes) / (double(rate->value) * 1e6)));
-}
-
-bool pin(void* address, size_t bytes) {
-    charge("GRAIN_SIM_PIN_MBPS", bytes);
-    return starpu_memory_pin(address, bytes) == 0;
-}
-
-void unpin_range(void* address, size_t bytes) {
-    charge("GRAIN_SIM_UNPIN_MBPS", bytes);
-    starpu_memory_unpin(address, bytes);
-}
-
 // Where a simulated matrix's tiles "are" (src/base/simulation.hpp): page-aligned, not null.
 constexpr uintptr_t simulated_base = 4096;
 
@@ -197,26 +178,31 @@ T* TileStorage<T>::tile_data(int i, int j) const {
 
 template <typename T>
 starpu_data_handle_t TileStorage<T>::handle(int i, int j) {
+    if (!handles_[index(i, j)] && !parent_) order_pin(j);
+    return handle_before_pin(i, j);
+}
+
+template <typename T>
+starpu_data_handle_t TileStorage<T>::handle_before_pin(int i, int j) {
+    starpu_data_handle_t h = handles_[index(i, j)];
+    if (h) return h;  // only the top level registers; plan children exist from the start
+    register_tile(i, j);
+    return handles_[index(i, j)];
+}
+
+template <typename T>
+void TileStorage<T>::register_tile(int i, int j) {
+    enlist();
     starpu_data_handle_t& h = handles_[index(i, j)];
-    if (!h) {  // only the top level registers; plan children exist from the start
-        if (!enlisted_) {
-            enlist_handle_owner(this);
-            enlisted_ = true;
-            plan_pinning();
-        }
-        pin_column(j);
-        // Another rank's tile has no memory here (home node -1): StarPU-MPI receives it
-        // where a task needs it.
-        const bool local = is_local(i, j);
-        starpu_matrix_data_register(&h, local ? STARPU_MAIN_RAM : -1,
-                                    local ? reinterpret_cast<uintptr_t>(tile_data(i, j)) : 0,
-                                    static_cast<uint32_t>(local ? tile_ld(i) : tile_rows(i)),
-                                    static_cast<uint32_t>(tile_rows(i)), static_cast<uint32_t>(tile_cols(j)),
-                                    sizeof(T));
-        if (distribution_) mpi::register_tile(h, first_tag_ + int64_t(index(i, j)), owner(i, j));
-        ++live_handles;
-    }
-    return h;
+    // Another rank's tile has no memory here (home node -1): StarPU-MPI receives it where
+    // a task needs it.
+    const bool local = is_local(i, j);
+    starpu_matrix_data_register(&h, local ? STARPU_MAIN_RAM : -1,
+                                local ? reinterpret_cast<uintptr_t>(tile_data(i, j)) : 0,
+                                static_cast<uint32_t>(local ? tile_ld(i) : tile_rows(i)),
+                                static_cast<uint32_t>(tile_rows(i)), static_cast<uint32_t>(tile_cols(j)), sizeof(T));
+    if (distribution_) mpi::register_tile(h, first_tag_ + int64_t(index(i, j)), owner(i, j));
+    ++live_handles;
 }
 
 template <typename T>
@@ -236,6 +222,7 @@ void TileStorage<T>::release() {
     // writers are waited for below) brings them back, and the policy keeps them after
     // StarPU frees them. Acquiring a tile for writing waits for every task on it and on
     // its sub-tiles, which StarPU gathers first.
+    wait_pins(pin_tasks_);  // its tiles' first tasks followed it: none is left before it
     if (!parent_ && policy_keeps_handles())
         for (int j = 0; j < nt_; ++j)
             for (int i = 0; i < mt_; ++i)
@@ -271,13 +258,22 @@ void TileStorage<T>::release() {
     unpin();
 }
 
+// The first use of the top level in a Runtime: the Runtime releases it when it ends.
+template <typename T>
+void TileStorage<T>::enlist() {
+    if (enlisted_) return;
+    enlist_handle_owner(this);
+    enlisted_ = true;
+    plan_pinning();
+}
+
 // With GPUs, transfers from host memory are asynchronous, and at the link's speed, only
-// from pinned memory. Pinning by column lets the first tasks run while the submitting
-// thread pins the next columns (src/base/pin_ranges.hpp); GRAIN_PIN_COLUMNS=0 pins the
+// from pinned memory. Pinning by column lets the first tasks run while the next columns
+// are pinned (src/base/pin_ranges.hpp, column_pins.hpp); GRAIN_PIN_COLUMNS=0 pins the
 // whole storage on first use instead, as grain did before.
 template <typename T>
 void TileStorage<T>::plan_pinning() {
-    if (starpu_cuda_worker_get_count() == 0 || !base() || storage_bytes() == 0) return;
+    if (!pinning_wanted() || !base() || storage_bytes() == 0) return;
     const auto by_columns = env_integer("grain::Matrix", {"GRAIN_PIN_COLUMNS"}, 0, 1,
                                         "1: pin a matrix's tile columns as tasks first use them, 0: all of it at once");
     if (!distribution_ && (!by_columns || by_columns->value == 1)) {
@@ -285,27 +281,36 @@ void TileStorage<T>::plan_pinning() {
         pin_ranges_ = column_pin_ranges(reinterpret_cast<uintptr_t>(base()), storage_bytes(), stride, nt_,
                                         size_t(sysconf(_SC_PAGESIZE)));
     }
-    if (pin_ranges_.empty())
-        pinned_ = pin(base(), storage_bytes());
-    else
-        column_pins_.assign(pin_ranges_.size(), Pin::no);
+    if (pin_ranges_.empty()) {
+        pinned_ = pin_memory(base(), storage_bytes());
+        return;
+    }
+    column_pins_.reset(new std::atomic<PinState>[pin_ranges_.size()]);
+    for (size_t j = 0; j < pin_ranges_.size(); ++j) column_pins_[j] = PinState::no;
 }
 
 template <typename T>
-void TileStorage<T>::pin_column(int j) {
-    if (pin_ranges_.empty() || column_pins_[size_t(j)] != Pin::no) return;
+void TileStorage<T>::order_pin(int j) {
+    enlist();
+    if (pin_ranges_.empty() || column_pins_[size_t(j)] != PinState::no) return;
     const PinRange& r = pin_ranges_[size_t(j)];
-    column_pins_[size_t(j)] = pin(reinterpret_cast<void*>(r.address), r.bytes) ? Pin::yes : Pin::failed;
+    if (!pin_tasks_possible()) {
+        column_pins_[size_t(j)] = pin_memory(reinterpret_cast<void*>(r.address), r.bytes) ? PinState::yes : PinState::failed;
+        return;
+    }
+    std::vector<starpu_data_handle_t> column(static_cast<size_t>(mt_));
+    for (int i = 0; i < mt_; ++i) column[size_t(i)] = handle_before_pin(i, j);  // every tile local here
+    pin_tasks_.push_back(submit_pin(r, column, &column_pins_[size_t(j)]));
 }
 
 template <typename T>
 void TileStorage<T>::unpin() {
-    if (pinned_) unpin_range(base(), storage_bytes());
+    if (pinned_) unpin_memory(base(), storage_bytes());
     pinned_ = false;
-    for (size_t j = 0; j < column_pins_.size(); ++j)
-        if (column_pins_[j] == Pin::yes) unpin_range(reinterpret_cast<void*>(pin_ranges_[j].address), pin_ranges_[j].bytes);
+    for (size_t j = 0; j < pin_ranges_.size(); ++j)
+        if (column_pins_[j] == PinState::yes) unpin_memory(reinterpret_cast<void*>(pin_ranges_[j].address), pin_ranges_[j].bytes);
     pin_ranges_.clear();
-    column_pins_.clear();
+    column_pins_.reset();
 }
 
 template <typename T>

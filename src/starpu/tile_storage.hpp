@@ -13,6 +13,7 @@
 
 #include "grain/distribution.hpp"
 #include "handles.hpp"
+#include "column_pins.hpp"
 #include "src/base/pin_ranges.hpp"
 #include "src/base/scalar_traits.hpp"
 
@@ -77,8 +78,16 @@ public:
     uint64_t placement() const { return placement_; }
 
     // The tile's handle: registered on first use at the top level, a plan child below
-    // (single submitting thread).
+    // (single submitting thread). With GPUs, a top-level tile's column is pinned before
+    // any task submitted after this call runs on it (order_pin).
     starpu_data_handle_t handle(int i, int j);
+    // The same without ordering the pin, for tasks that only read the tile in host memory
+    // and may run while it is not pinned (the NaN check): the caller orders it after them.
+    starpu_data_handle_t handle_before_pin(int i, int j);
+    // Top level, with GPUs: pins tile column j (registering its tiles) in a task that
+    // every task submitted on them later waits for, unless done already (column_pins.hpp);
+    // without a CPU worker to run it, pins it now. Nothing where the storage is pinned whole.
+    void order_pin(int j);
     // The handle if registered, else nullptr (top level).
     starpu_data_handle_t registered_handle(int i, int j) const { return handles_[index(i, j)]; }
 
@@ -119,14 +128,15 @@ private:
     TileCut cut_{};
     bool enlisted_ = false;
     // With GPUs, the storage (the user's array or owned_) is pinned while its tiles are
-    // registered: by tile column as tasks first use them (pin_ranges_, state per column),
-    // else whole (pinned_).
+    // registered: by tile column as tasks first use them (pin_ranges_; per column, its
+    // state, set by its pin task), else whole (pinned_).
     bool pinned_ = false;
     std::vector<PinRange> pin_ranges_;
-    enum class Pin : char { no, yes, failed };
-    std::vector<Pin> column_pins_;
+    std::unique_ptr<std::atomic<PinState>[]> column_pins_;
+    std::vector<starpu_task*> pin_tasks_;  // submitted, waited for by release()
+    void enlist();
     void plan_pinning();
-    void pin_column(int j);
+    void register_tile(int i, int j);
     void unpin();
     std::unique_ptr<const Distribution> distribution_;
     std::vector<T*> tiles_;       // distributed: where each local tile is, null for remote ones

@@ -1,0 +1,134 @@
+#include "column_pins.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "grain/errors.hpp"
+#include "src/base/env.hpp"
+#include "src/base/simulation.hpp"
+
+namespace grain::detail {
+
+namespace {
+
+std::atomic<const PinHooks*> hooks{nullptr};
+
+// A simulated run pins nothing, but charges the thread that pins the time it takes on the
+// machine simulated, GRAIN_SIM_PIN_MBPS and GRAIN_SIM_UNPIN_MBPS (grain_pin_bench measured
+// 25000 and 60000 on the H200; sim/README.md), none where unset.
+void charge(const char* variable, size_t bytes) {
+    if constexpr (!simulated) return;
+    const auto rate = env_integer("grain (simulated)", {variable}, 1, 1L << 40, "MB/s");
+    if (rate) starpu_sleep(float(double(bytes) / (double(rate->value) * 1e6)));
+}
+
+struct PinArgs {
+    PinRange range;
+    std::atomic<PinState>* state;
+};
+
+void pin_task(void*[], void* cl_arg) {
+    const auto* a = static_cast<const PinArgs*>(cl_arg);
+    a->state->store(pin_memory(reinterpret_cast<void*>(a->range.address), a->range.bytes) ? PinState::yes
+                                                                                         : PinState::failed);
+}
+
+starpu_codelet* pin_codelet() {
+    static starpu_codelet cl = [] {
+        starpu_codelet c;
+        starpu_codelet_init(&c);
+        c.where = STARPU_CPU;
+        c.cpu_funcs[0] = pin_task;
+        c.nbuffers = STARPU_VARIABLE_NBUFFERS;
+#ifdef STARPU_SIMGRID
+        c.flags = STARPU_CODELET_SIMGRID_EXECUTE;  // runs, and charges its worker the pinning
+#endif
+        c.name = "grain_pin";
+        return c;
+    }();
+    return &cl;
+}
+
+// The last pin submitted, which the next one follows; guarded by chain_mutex. wait_pins
+// forgets it before freeing it.
+std::mutex chain_mutex;
+starpu_task* last_pin = nullptr;
+
+}  // namespace
+
+bool pin_memory(void* address, size_t bytes) {
+    if (const PinHooks* h = hooks.load()) return h->pin(address, bytes);
+    charge("GRAIN_SIM_PIN_MBPS", bytes);
+    return starpu_memory_pin(address, bytes) == 0;
+}
+
+void unpin_memory(void* address, size_t bytes) {
+    if (const PinHooks* h = hooks.load()) return h->unpin(address, bytes);
+    charge("GRAIN_SIM_UNPIN_MBPS", bytes);
+    starpu_memory_unpin(address, bytes);
+}
+
+bool pin_tasks_possible() { return starpu_cpu_worker_get_count() > 0; }
+
+void set_pin_hooks(const PinHooks* h) { hooks = h; }
+bool pinning_wanted() { return hooks.load() != nullptr || starpu_cuda_worker_get_count() > 0; }
+
+starpu_task* submit_pin(PinRange range, const std::vector<starpu_data_handle_t>& column,
+                        std::atomic<PinState>* state) {
+    starpu_task* task = starpu_task_create();
+    task->cl = pin_codelet();
+    const int n = int(column.size());
+    task->nbuffers = n;
+    if (n > STARPU_NMAXBUFS) {  // in arrays StarPU frees with the task
+        task->dyn_handles = static_cast<starpu_data_handle_t*>(std::malloc(sizeof(starpu_data_handle_t) * size_t(n)));
+        task->dyn_modes = static_cast<starpu_data_access_mode*>(std::malloc(sizeof(starpu_data_access_mode) * size_t(n)));
+    }
+    auto* args = static_cast<PinArgs*>(std::malloc(sizeof(PinArgs)));
+    if ((n > STARPU_NMAXBUFS && (!task->dyn_handles || !task->dyn_modes)) || !args) {
+        std::free(args);
+        task->destroy = 0;
+        starpu_task_destroy(task);
+        throw std::bad_alloc();
+    }
+    // Updating every tile of the column orders the pin before any later task on them.
+    for (int i = 0; i < n; ++i) {
+        STARPU_TASK_SET_HANDLE(task, column[size_t(i)], i);
+        STARPU_TASK_SET_MODE(task, STARPU_RW, i);
+    }
+    *args = {range, state};
+    task->cl_arg = args;
+    task->cl_arg_size = sizeof *args;
+    task->cl_arg_free = 1;
+    task->priority = STARPU_MAX_PRIO;  // the tasks on the column wait for it
+    task->detach = 0;                  // the next pin follows it, and wait_pins frees it
+    state->store(PinState::ordered);
+    std::lock_guard<std::mutex> lock(chain_mutex);
+    if (last_pin) starpu_task_declare_deps_array(task, 1, &last_pin);
+    if (const int ret = starpu_task_submit(task); ret != 0) {
+        state->store(PinState::no);
+        task->destroy = 0;
+        starpu_task_destroy(task);
+        throw runtime_error(std::string("grain: starpu_task_submit failed (a pin): ") + std::strerror(-ret));
+    }
+    last_pin = task;
+    return task;
+}
+
+void wait_pins(std::vector<starpu_task*>& tasks) {
+    {
+        std::lock_guard<std::mutex> lock(chain_mutex);
+        if (std::find(tasks.begin(), tasks.end(), last_pin) != tasks.end()) last_pin = nullptr;
+    }
+    for (starpu_task* task : tasks)
+        if (const int ret = starpu_task_wait(task); ret != 0)  // from a destructor: no throw
+            std::fprintf(stderr, "grain: starpu_task_wait failed on a pin: %s\n", std::strerror(-ret));
+    tasks.clear();
+}
+
+}  // namespace grain::detail
