@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # darts on a CPU+GPU machine, simulated (scripts/sim-testing.sh --gpus 1, one V100-like
-# GPU; deterministic); the workers' task counts come from STARPU_WORKER_STATS.
+# GPU; deterministic); the workers' task counts come from STARPU_WORKER_STATS, less the
+# pin tasks the cores run (one per tile column).
 # 1. The cores get work: on 4 cores, a dpotrf n=4096 nb=256 under --sched darts must run
 #    some of its kernels on the cores (84 of 816 when written; at nb=512 the GPU is so much
 #    faster that none is worth a core), and every kernel exactly once (the workers' counts
@@ -33,7 +34,11 @@ run() {
   # Per worker, StarPU prints its name line (CUDA ... or CPU ...), then "N task(s)".
   read -r gpu cpu < <(echo "$out" | awk '/^CUDA /{w = "gpu"; next} /^CPU /{w = "cpu"; next}
     /task\(s\)/ && w != "" {n[w] += $1; w = ""} END {print n["gpu"] + 0, n["cpu"] + 0}')
-  echo "$cpus cores, $*: kernels: $tasks; ran on the GPU $gpu, on the cores $cpu"
+  # The cores also ran one pin task per tile column of the matrix (src/starpu/column_pins.hpp).
+  local n b
+  n=$(echo "$*" | sed -n 's/.*-n \([0-9]*\).*/\1/p') b=$(echo "$*" | sed -n 's/.*-b \([0-9]*\).*/\1/p')
+  cpu=$((cpu - (n + b - 1) / b))
+  echo "$cpus cores, $*: kernels: $tasks; ran on the GPU $gpu, on the cores $cpu (and $(((n + b - 1) / b)) pins)"
   [ "$((cpu + gpu))" -eq "$tasks" ] || { echo "FAILED: the workers ran $((cpu + gpu)) tasks, not $tasks"; exit 1; }
 }
 
