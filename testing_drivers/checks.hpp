@@ -11,7 +11,11 @@
 #include <limits>
 #include <new>
 #include <stdexcept>
+#include <cstring>
 #include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "src/base/page_memory.hpp"
@@ -49,7 +53,29 @@ inline uintptr_t simulated_range(size_t bytes) {
     return next.fetch_add((bytes / 4096 + 2) * 4096);
 }
 
-// Memory as an HPC application would allocate a large matrix (src/base/page_memory.hpp).
+// Runs f(t, threads) on each of `threads` threads, one per core, or on this thread alone
+// for less than `elements` worth it: the driver's arrays are up to 18 GiB (n = 49152), and
+// one thread touches new pages at about 2 GB/s on a GPU machine
+// (doc/results/2026-11-28-h200-loan.md), minutes of a short loan.
+template <typename F>
+void on_threads(size_t elements, F&& f) {
+    const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), elements >> 20));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back([&f, t, threads] { f(t, threads); });
+    f(size_t(0), threads);
+    for (std::thread& thread : pool) thread.join();
+}
+
+// Elements [begin, end) of the t-th of `threads` equal chunks of `count`.
+struct Chunk {
+    size_t begin, end;
+    Chunk(size_t count, size_t t, size_t threads)
+        : begin(count / threads * t + std::min(t, count % threads)),
+          end(begin + count / threads + (t < count % threads ? 1 : 0)) {}
+};
+
+// Memory as an HPC application would allocate a large matrix (src/base/page_memory.hpp),
+// its elements left as they are: Array writes them from several threads (on_threads).
 template <typename T>
 struct PageAligned {
     using value_type = T;
@@ -63,6 +89,14 @@ struct PageAligned {
     }
     void deallocate(T* p, std::size_t) { std::free(p); }
     template <typename U>
+    void construct(U*) noexcept {  // scalars: any bytes are a value, written next
+        static_assert(std::is_trivially_destructible_v<U> && std::is_trivially_copyable_v<U>);
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+    template <typename U>
     bool operator==(const PageAligned<U>&) const { return true; }
     template <typename U>
     bool operator!=(const PageAligned<U>&) const { return false; }
@@ -74,13 +108,17 @@ struct Array {  // a column-major m x n array
     std::vector<T, PageAligned<T>> a;
     uintptr_t simulated = 0;  // simulated builds: where the array "is"
     Array() = default;
-    Array(int64_t rows, int64_t cols)
+    Array(int64_t rows, int64_t cols)  // zeros
         : m(rows), n(cols), a(holds_elements ? array_elements<T>(rows, cols) : 0),
-          simulated(holds_elements ? 0 : simulated_range(array_elements<T>(rows, cols) * sizeof(T))) {}
+          simulated(holds_elements ? 0 : simulated_range(array_elements<T>(rows, cols) * sizeof(T))) {
+        copy_in(nullptr);
+    }
     // A copy is another array: simulated, another range.
     Array(const Array& x)
-        : m(x.m), n(x.n), a(x.a),
-          simulated(holds_elements ? 0 : simulated_range(array_elements<T>(x.m, x.n) * sizeof(T))) {}
+        : m(x.m), n(x.n), a(x.a.size()),
+          simulated(holds_elements ? 0 : simulated_range(array_elements<T>(x.m, x.n) * sizeof(T))) {
+        copy_in(x.a.data());
+    }
     Array& operator=(const Array& x) {
         if (this != &x) *this = Array(x);
         return *this;
@@ -92,6 +130,17 @@ struct Array {  // a column-major m x n array
     int ld() const { return int(std::max<int64_t>(1, m)); }
     T& operator()(int64_t i, int64_t j) { return a[size_t(i + j * m)]; }
     T operator()(int64_t i, int64_t j) const { return a[size_t(i + j * m)]; }
+
+private:
+    void copy_in(const T* from) {  // or zeros
+        on_threads(a.size(), [&](size_t t, size_t threads) {
+            const Chunk c(a.size(), t, threads);
+            if (from)
+                std::memcpy(static_cast<void*>(a.data() + c.begin), from + c.begin, (c.end - c.begin) * sizeof(T));
+            else
+                std::memset(static_cast<void*>(a.data() + c.begin), 0, (c.end - c.begin) * sizeof(T));
+        });
+    }
 };
 
 enum class Kind { General, Spd, DiagonallyDominant, LowerTriangular };
@@ -108,6 +157,8 @@ public:
         z ^= z >> 31;
         return double(z >> 11) * 0x1.0p-53 - 0.5;
     }
+    // As if uniform() had been called `draws` times (splitmix64 counts).
+    void skip(uint64_t draws) { state_ += draws * 0x9e3779b97f4a7c15ULL; }
 
 private:
     uint64_t state_;
@@ -132,14 +183,25 @@ template <typename T>
 Array<T> random_array(int64_t m, int64_t n, Kind kind, Random& rng) {
     Array<T> x(m, n);
     if (!holds_elements) return x;
-    for (T& v : x.a) v = random_scalar<T>(rng);
+    // The elements in order, as one thread drawing them one by one would: each chunk's
+    // generator skips the draws of the elements before it.
+    constexpr uint64_t draws = grain::detail::scalar_traits<T>::is_complex ? 2 : 1;
+    on_threads(x.a.size(), [&](size_t t, size_t threads) {
+        const Chunk c(x.a.size(), t, threads);
+        Random r = rng;
+        r.skip(c.begin * draws);
+        for (size_t k = c.begin; k < c.end; ++k) x.a[k] = random_scalar<T>(r);
+    });
+    rng.skip(x.a.size() * draws);
     const T shift = T(real_t<T>(std::max(m, n)));
     if (kind == Kind::Spd) {  // mirror the lower triangle, by blocks to stay in cache
-        const int64_t b = 64;
-        for (int64_t jb = 0; jb < n; jb += b)
-            for (int64_t ib = 0; ib <= jb; ib += b)
-                for (int64_t j = jb; j < std::min(jb + b, n); ++j)
-                    for (int64_t i = ib; i < std::min({ib + b, j, m}); ++i) x(i, j) = grain::detail::conj(x(j, i));
+        const int64_t b = 64;  // column blocks dealt round-robin: each writes its own columns
+        on_threads(x.a.size(), [&](size_t t, size_t threads) {
+            for (int64_t jb = int64_t(t) * b; jb < n; jb += int64_t(threads) * b)
+                for (int64_t ib = 0; ib <= jb; ib += b)
+                    for (int64_t j = jb; j < std::min(jb + b, n); ++j)
+                        for (int64_t i = ib; i < std::min({ib + b, j, m}); ++i) x(i, j) = grain::detail::conj(x(j, i));
+        });
         for (int64_t i = 0; i < std::min(m, n); ++i) x(i, i) = T(std::real(x(i, i)));
     }
     if (kind == Kind::LowerTriangular)
