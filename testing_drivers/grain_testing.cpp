@@ -73,6 +73,12 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
     if (grid) run_options.vendor = false;
     std::vector<std::function<void()>> gathers;
     if (trace.open()) runtime.set_trace(true);
+    if (options.pinned && (runtime.ngpu() == 0 || grid))
+        throw grain::invalid_argument("grain_testing", "--pinned", "given",
+                                      grid ? "pins the host arrays of a run on one process; this run is distributed"
+                                           : "pins host arrays for GPU transfers; this run has no GPU");
+    if (options.pinned)
+        std::printf("# --pinned: the arrays are pinned before grain's clock starts, as the vendor's are\n");
     if (runtime.ngpu() > 0) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // bus byte counts
     const WorkersPaused paused;  // until the runtime ends; see WorkersRunning
     // The GPUs' FP64 peak, for the rates as fractions of it (GPU runs of a CUDA build).

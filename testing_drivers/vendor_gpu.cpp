@@ -116,8 +116,7 @@ public:
     PinnedHost(const T* host, int64_t m, int64_t n, int64_t ld)
         : p_(const_cast<T*>(host)) {
         if (m > 0 && n > 0)
-            check(cudaHostRegister(p_, plus(bytes_of<T>(ld, n - 1), bytes_of<T>(m, 1)), cudaHostRegisterDefault),
-                  "cudaHostRegister");
+            pin_host(p_, plus(bytes_of<T>(ld, n - 1), bytes_of<T>(m, 1)));
         else
             p_ = nullptr;
     }
@@ -260,5 +259,11 @@ double getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t l
     template double getrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
+
+void pin_host(const void* host, size_t bytes) {
+    check(cudaHostRegister(const_cast<void*>(host), bytes, cudaHostRegisterDefault), "cudaHostRegister");
+}
+
+void unpin_host(const void* host) { check(cudaHostUnregister(const_cast<void*>(host)), "cudaHostUnregister"); }
 
 }  // namespace grain::testing::gpu

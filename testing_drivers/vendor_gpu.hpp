@@ -7,6 +7,7 @@
 // grain's copies of them were when grain kept tiles of its own. NaN when the operands do
 // not fit in `memory_mib` (when > 0) or in the GPU's free memory: cuSOLVER cannot run
 // what does not fit, where grain can.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -16,6 +17,11 @@ namespace grain::testing::gpu {
 
 // GPU 0's name, as CUDA gives it (e.g. "NVIDIA H100 80GB HBM3").
 std::string device_name();
+
+// Pins `bytes` of host memory from `host` for transfers (cudaHostRegister), and unpins
+// it; std::runtime_error where CUDA refuses.
+void pin_host(const void* host, size_t bytes);
+void unpin_host(const void* host);
 
 template <typename T>
 double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,

@@ -356,6 +356,26 @@ TEST(DriverSizes, ArraysRefuseSizesThatOverflow) {
     EXPECT_EQ(Array<float>(0, 5).a.size(), 0u);
 }
 
+// --pinned pins the arrays for a GPU's transfers before grain's clock starts: a build
+// without CUDA refuses it, a CUDA build refuses it on a run without GPUs; where a GPU is
+// visible, the routine runs right on arrays the caller pinned (grain's own pins of them
+// then fail, and it must not unpin them: the driver's unpinning would fail).
+TEST(DriverOptions, PinnedArraysNeedAGpu) {
+#ifdef GRAIN_USE_CUDA
+    const Output none = run("-o potrf -n 64 --pinned -g 0");
+    EXPECT_EQ(none.exit_code, 2) << none.out;
+    EXPECT_NE(none.out.find("this run has no GPU"), std::string::npos) << none.out;
+    for (const char* op : {"potrf", "gemm"}) {
+        const Output o = run(std::string("-o ") + op + " -n 1000 -b 256 --pinned --check --vendor");
+        if (o.out.find("this run has no GPU") != std::string::npos) GTEST_SKIP() << "no GPU visible: the pinned runs skipped";
+        EXPECT_EQ(o.exit_code, 0) << o.out;
+        EXPECT_NE(o.out.find("# --pinned"), std::string::npos) << o.out;
+    }
+#else
+    EXPECT_NE(refusal("-o potrf -n 64 --pinned").find("this grain_testing has no CUDA"), std::string::npos);
+#endif
+}
+
 // Sizes are LAPACK ints (the checks and the vendor routines take them so).
 TEST(Driver, SizesBeyondLapackIntsExitTwo) {
     const Output o = run("-o potrf -n 3037000500");

@@ -34,6 +34,8 @@ const char* usage_text =
     "      --niter N        runs of each case                [1]\n"
     "      --warmup         first, one untimed run of the first case (and of the vendor's, with\n"
     "                       --vendor): the GPU libraries load a kernel when it first runs\n"
+    "      --pinned         GPU runs: pin the arrays before grain's clock starts, as the vendor's\n"
+    "                       are (without it, grain pins them inside its time, as for any caller)\n"
     "      --check          check each result by its residual\n"
     "      --vendor         also time the vendor routine: threaded OpenBLAS/LAPACKE, or on\n"
     "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf, getrf_nopiv alone on\n"
@@ -189,6 +191,8 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
         o.niter = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "--warmup") {
         o.warmup = true;
+    } else if (arg == "--pinned") {
+        o.pinned = true;
     } else if (arg == "--check") {
         o.check = true;
     } else if (arg == "--vendor") {
@@ -246,6 +250,9 @@ Options parse(int argc, char** argv) {
             throw usage_error(std::string("-p ") + p +
                               ": the simulated machines (sim/) have performance models for s and d only; "
                               "complex precisions run on real machines");
+#endif
+#ifndef GRAIN_USE_CUDA
+    if (o.pinned) throw usage_error("--pinned: pins arrays for GPU transfers; this grain_testing has no CUDA");
 #endif
     if (o.op.empty()) throw usage_error("missing -o/--op");
     if (o.n.empty()) throw usage_error("missing -n");

@@ -24,6 +24,7 @@ struct Options {
     std::vector<int> nb{320};
     int niter = 1;
     bool warmup = false;  // one untimed run of the first case first
+    bool pinned = false;  // GPU runs: the arrays pinned before grain's clock starts, as the vendor's
     bool check = false;
     bool vendor = false;
     bool human = false;

@@ -73,8 +73,18 @@ double timed_grain(const Run& r, Result& res, F&& f) {
 // process holds the whole array, from the same seed), which the run's time leaves out, and
 // brings the whole matrix back into it on every process when gather() is called, after
 // the timed call.
+// With --pinned, the array is pinned first, outside the run's time (as the vendor's are),
+// and unpinned after it: grain finds its columns pinned and pins nothing.
 template <typename T>
 grain::Matrix<T> in_place(const Run& r, const Array<T>& x) {
+#ifdef GRAIN_USE_CUDA
+    if (r.options.pinned && !r.grid && !x.a.empty()) {
+        const double start = starpu_timing_now();
+        gpu::pin_host(x.data(), x.a.size() * sizeof(T));
+        *r.setup_seconds += (starpu_timing_now() - start) * 1e-6;
+        r.gathers->push_back([&x] { gpu::unpin_host(x.data()); });
+    }
+#endif
     if (!r.grid) return grain::Matrix<T>(x.m, x.n, r.c.scales, const_cast<T*>(x.data()), x.ld());
     const double start = starpu_timing_now();
     grain::Matrix<T> M(x.m, x.n, r.c.scales, *r.grid);
@@ -84,8 +94,9 @@ grain::Matrix<T> in_place(const Run& r, const Array<T>& x) {
     return M;
 }
 
+// Brings distributed outputs back (-P, -Q), or unpins --pinned arrays: after the timed call.
 void gather(const Run& r) {
-    if (!r.grid) return;
+    if (!r.gathers || r.gathers->empty()) return;
     const WorkersRunning running;
     for (const auto& g : *r.gathers) g();
     r.gathers->clear();
