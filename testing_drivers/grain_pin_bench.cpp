@@ -91,6 +91,19 @@ int main(int argc, char** argv) {
         for (auto& t : th) t.join();
         line("unregister_4threads", bytes / (now() - t1) / 1e9, "GB/s");
     }
+    {  // registering one half while another thread unregisters the other: could grain unpin
+       // the columns a call is done with while it pins the next ones (pin tasks run one at
+       // a time, unpins included: src/starpu/column_pins.hpp)?
+        const size_t h = bytes / 2;
+        check(cudaHostRegister(host + h, h, cudaHostRegisterDefault), "register second half");
+        const double t0 = now();
+        std::thread unpin([&] { check(cudaHostUnregister(host + h), "unregister second half"); });
+        check(cudaHostRegister(host, h, cudaHostRegisterDefault), "register first half");
+        unpin.join();
+        const double both = now() - t0;
+        check(cudaHostUnregister(host), "unregister first half");
+        line("register_while_unregistering", h / both / 1e9, "GB/s of each");
+    }
 
     {  // the same on memory aligned to and advised for huge pages (where the kernel has them)
         const size_t huge = size_t(2) << 20;
