@@ -133,6 +133,7 @@ struct Array {  // a column-major m x n array
 
 private:
     void copy_in(const T* from) {  // or zeros
+        if (a.empty()) return;  // no null pointer to memcpy / memset, even for 0 bytes
         on_threads(a.size(), [&](size_t t, size_t threads) {
             const Chunk c(a.size(), t, threads);
             if (from)

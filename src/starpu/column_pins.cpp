@@ -1,10 +1,11 @@
 #include "column_pins.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <new>
 #include <string>
@@ -33,10 +34,17 @@ struct PinArgs {
     std::atomic<PinState>* state;
 };
 
+// On a worker, under StarPU's C frames: an exception (a bad GRAIN_SIM_PIN_MBPS, a test
+// hook) must not leave it; the range then stays unpinned, as when CUDA refuses.
 void pin_task(void*[], void* cl_arg) {
     const auto* a = static_cast<const PinArgs*>(cl_arg);
-    a->state->store(pin_memory(reinterpret_cast<void*>(a->range.address), a->range.bytes) ? PinState::yes
-                                                                                         : PinState::failed);
+    bool pinned = false;
+    try {
+        pinned = pin_memory(reinterpret_cast<void*>(a->range.address), a->range.bytes);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "grain: a pin failed: %s\n", e.what());
+    }
+    a->state->store(pinned ? PinState::yes : PinState::failed);
 }
 
 starpu_codelet* pin_codelet() {
@@ -112,8 +120,11 @@ starpu_task* submit_pin(PinRange range, const std::vector<starpu_data_handle_t>&
     if (last_pin) starpu_task_declare_deps_array(task, 1, &last_pin);
     if (const int ret = starpu_task_submit(task); ret != 0) {
         state->store(PinState::no);
-        task->destroy = 0;
-        starpu_task_destroy(task);
+        // The previous pin, if any, will notify this task's job when it ends: left alive.
+        if (!last_pin) {
+            task->destroy = 0;
+            starpu_task_destroy(task);
+        }
         throw runtime_error(std::string("grain: starpu_task_submit failed (a pin): ") + std::strerror(-ret));
     }
     last_pin = task;

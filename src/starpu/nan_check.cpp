@@ -94,8 +94,14 @@ bool has_nan(const Matrix<T>& A, Elements elements) {
             tasks.push_back(task);
         }
         // The scans read host memory, pinned or not: the column's pin follows them, and
-        // runs while the next columns are scanned (column_pins.hpp).
-        storage.order_pin(j0 + j);
+        // runs while the next columns are scanned (column_pins.hpp). The scans submitted
+        // point into this frame: waited for before an exception leaves it.
+        try {
+            storage.order_pin(j0 + j);
+        } catch (...) {
+            for (starpu_task* task : tasks) (void)!starpu_task_wait(task);
+            throw;
+        }
     }
     wait_all(tasks);
     return found.load();

@@ -300,6 +300,7 @@ void TileStorage<T>::order_pin(int j) {
     }
     std::vector<starpu_data_handle_t> column(static_cast<size_t>(mt_));
     for (int i = 0; i < mt_; ++i) column[size_t(i)] = handle_before_pin(i, j);  // every tile local here
+    pin_tasks_.reserve(pin_tasks_.size() + 1);  // a submitted pin must be kept to be waited for
     pin_tasks_.push_back(submit_pin(r, column, &column_pins_[size_t(j)]));
 }
 
