@@ -14,9 +14,9 @@
 #      saves sampling.tar.gz (StarPU's .starpu/sampling, named for host $MODEL_HOST)
 #      after each operation;
 #   pinning: potrf and gemm at n = $PIN_N [16384], 3 runs each, with the caller's matrix
-#      pinned by tile column in pin tasks (GRAIN_PIN_COLUMNS=1), whole (=0), and before
-#      grain's clock (--pinned), $PIN_ROUNDS [2] rounds alternating them: pinning.csv (the
-#      mode, then the driver's row);
+#      pinned by tile column in pin tasks (GRAIN_PIN_COLUMNS=1), whole (=0), before
+#      grain's clock (--pinned), and by column without the NaN check (nonan),
+#      $PIN_ROUNDS [2] rounds alternating them: pinning.csv (the mode, then the driver's row);
 #   3. trace: potrf on the lp ladder with --trace (trace.csv; draw it here with
 #      scripts/plot-trace.sh);
 #   4. table: grain against the vendor (cuBLAS dgemm, cuSOLVER dpotrf, dgetrf_nopiv, dgetrf, cuBLAS
@@ -192,20 +192,24 @@ for phase in $phases; do
       # A user's matrix pinned tile column by tile column in pin tasks (mode 1,
       # GRAIN_PIN_COLUMNS=1, the default), all of it first (0, before 2026-11-28), or by
       # the caller before grain's clock starts, as the vendor's arrays are (pinned:
-      # --pinned; what grain's time would be without pinning), grain alone, rounds
-      # alternating them (pinning.csv: the mode, then the driver's row).
+      # --pinned; what grain's time would be without pinning); and mode 1 without the NaN
+      # check (nonan: GRAIN_NANCHECK=0; the scan of the inputs, which the simulation does
+      # not charge). grain alone, rounds alternating them (pinning.csv: the mode, then the
+      # driver's row).
       for round in $(seq "${PIN_ROUNDS:-2}"); do
         for op in ${PIN_OPS:-potrf gemm}; do
-          for mode in 1 0 pinned; do
-            pinned=
-            if [ "$mode" = pinned ]; then
-              [ -z "${REHEARSE:-}" ] || { say "rehearsal: --pinned needs a GPU, skipped"; continue; }
-              pinned=--pinned
-            fi
-            # shellcheck disable=SC2086
-            GRAIN_PIN_COLUMNS=${mode/pinned/1} run_until "$deadline" "$case_limit" -o "$op" -n "${PIN_N:-$pin_n}" --scales "$scales" \
-              --split lp --sched "$sched" --warmup --niter 3 $pinned 2>> "$log" | awk -v mode="$mode" -v op="$op" '$1 ~ "^" op ";" { print mode ";" $0 }' \
-              >> "$out/pinning.csv"
+          for mode in 1 0 pinned nonan; do
+            extra=() columns=1 nancheck=1
+            case $mode in
+              0) columns=0 ;;
+              pinned)
+                [ -z "${REHEARSE:-}" ] || { say "rehearsal: --pinned needs a GPU, skipped"; continue; }
+                extra=(--pinned) ;;
+              nonan) nancheck=0 ;;
+            esac
+            GRAIN_PIN_COLUMNS=$columns GRAIN_NANCHECK=$nancheck run_until "$deadline" "$case_limit" -o "$op" \
+              -n "${PIN_N:-$pin_n}" --scales "$scales" --split lp --sched "$sched" --warmup --niter 3 "${extra[@]}" \
+              2>> "$log" | awk -v mode="$mode" -v op="$op" '$1 ~ "^" op ";" { print mode ";" $0 }' >> "$out/pinning.csv"
           done
         done
       done ;;
