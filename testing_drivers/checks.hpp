@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <stdexcept>
-#include <cstring>
 #include <string>
 #include <thread>
 #include <type_traits>

@@ -164,16 +164,12 @@ Request submit(const Matrix<T>& A, Algorithms algorithms) {
 
 // A synchronous call's outputs go back to the caller: with a memory node besides main
 // memory (GPUs), each output tile is sent home as soon as its last task ends, so the copies
-// overlap the rest of the call instead of following it; then waits. An asynchronous acquire
-// that fetches nothing waits for the tile's last task; it then asks for the copy home as a
-// prefetch of the lowest priority and releases the tile. StarPU serves a node's fetches
-// (the inputs of the tasks it runs) before its prefetches: the copies home, asked for all at
-// once when the submitting thread gets here (after the submission window held it until the
-// call's last tasks), no longer hold up the GPU's next inputs (as fetches, the 20 a node may
-// have in flight went to them, first come first served: the GPU idled 140 ms of 1.99 s in a
-// simulated potrf n = 65536 on an H200; doc/results/2026-11-28-sim-write-back-priority.md).
-// StarPU's wont_use, which asks for an idle-time copy, left tiles on an OpenCL device for
-// good; the view's end (unregistering) brings home whatever has not come yet.
+// overlap the rest of the call; then waits. An acquire that fetches nothing waits for the
+// tile's last task, then asks for the copy home as a lowest-priority prefetch: StarPU serves
+// a node's fetches (the GPU's next inputs) first, where the copies home, asked for all at
+// once, would otherwise queue ahead of them (doc/results/2026-11-28-sim-write-back-priority.md).
+// StarPU's wont_use (an idle-time copy) left tiles on an OpenCL device for good; the view's
+// end brings home whatever has not come yet.
 void send_home(void* handle) {
     auto* h = static_cast<starpu_data_handle_t>(handle);
     starpu_data_prefetch_on_node_prio(h, STARPU_MAIN_RAM, 1, STARPU_MIN_PRIO);

@@ -13,6 +13,7 @@
 #include "grain/errors.hpp"
 #include "src/base/env.hpp"
 #include "src/base/simulation.hpp"
+#include "task_buffers.hpp"
 
 namespace grain::detail {
 
@@ -38,13 +39,13 @@ struct PinArgs {
 // hook) must not leave it; the range then stays unpinned, as when CUDA refuses.
 void pin_task(void*[], void* cl_arg) {
     const auto* a = static_cast<const PinArgs*>(cl_arg);
-    bool pinned = false;
+    PinState state = PinState::failed;
     try {
-        pinned = pin_memory(reinterpret_cast<void*>(a->range.address), a->range.bytes);
+        state = pin_now(a->range);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "grain: a pin failed: %s\n", e.what());
     }
-    a->state->store(pinned ? PinState::yes : PinState::failed);
+    a->state->store(state);
 }
 
 starpu_codelet* pin_codelet() {
@@ -82,6 +83,10 @@ void unpin_memory(void* address, size_t bytes) {
     starpu_memory_unpin(address, bytes);
 }
 
+PinState pin_now(PinRange range) {
+    return pin_memory(reinterpret_cast<void*>(range.address), range.bytes) ? PinState::yes : PinState::failed;
+}
+
 bool pin_tasks_possible() { return starpu_cpu_worker_get_count() > 0; }
 
 void set_pin_hooks(const PinHooks* h) { hooks = h; }
@@ -91,23 +96,16 @@ starpu_task* submit_pin(PinRange range, const std::vector<starpu_data_handle_t>&
                         std::atomic<PinState>* state) {
     starpu_task* task = starpu_task_create();
     task->cl = pin_codelet();
-    const int n = int(column.size());
-    task->nbuffers = n;
-    if (n > STARPU_NMAXBUFS) {  // in arrays StarPU frees with the task
-        task->dyn_handles = static_cast<starpu_data_handle_t*>(std::malloc(sizeof(starpu_data_handle_t) * size_t(n)));
-        task->dyn_modes = static_cast<starpu_data_access_mode*>(std::malloc(sizeof(starpu_data_access_mode) * size_t(n)));
-    }
     auto* args = static_cast<PinArgs*>(std::malloc(sizeof(PinArgs)));
-    if ((n > STARPU_NMAXBUFS && (!task->dyn_handles || !task->dyn_modes)) || !args) {
+    try {
+        if (!args) throw std::bad_alloc();
+        // Updating every tile of the column orders the pin before any later task on them.
+        set_task_buffers(task, column.data(), int(column.size()), [](int) { return STARPU_RW; });
+    } catch (const std::bad_alloc&) {
         std::free(args);
-        task->destroy = 0;
+        task->destroy = 0;  // the clean-up frees what was allocated
         starpu_task_destroy(task);
-        throw std::bad_alloc();
-    }
-    // Updating every tile of the column orders the pin before any later task on them.
-    for (int i = 0; i < n; ++i) {
-        STARPU_TASK_SET_HANDLE(task, column[size_t(i)], i);
-        STARPU_TASK_SET_MODE(task, STARPU_RW, i);
+        throw;
     }
     *args = {range, state};
     task->cl_arg = args;

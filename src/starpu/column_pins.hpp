@@ -24,6 +24,9 @@ void unpin_memory(void* address, std::size_t bytes);
 
 enum class PinState : char { no, ordered, yes, failed };
 
+// Pins `range` now, on this thread: yes, or failed where it could not.
+PinState pin_now(PinRange range);
+
 // Whether a pin can be a task: a CPU worker exists to run it.
 bool pin_tasks_possible();
 

@@ -11,6 +11,7 @@
 #include "src/base/scalar_traits.hpp"
 #include "src/base/task_counters.hpp"
 #include "src/base/trace_log.hpp"
+#include "task_buffers.hpp"
 
 namespace grain::detail {
 
@@ -80,21 +81,13 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
     if (built) {
         // StarPU-MPI set its buffers.
     } else if (info.column) {
-        // A pivot block and a column of tiles: the task gives its buffers' count and
-        // modes; past STARPU_NMAXBUFS, in arrays StarPU frees with the task.
-        task->nbuffers = nhandles;
-        if (nhandles > STARPU_NMAXBUFS) {
-            task->dyn_handles = static_cast<starpu_data_handle_t*>(std::malloc(sizeof(starpu_data_handle_t) * size_t(nhandles)));
-            task->dyn_modes = static_cast<starpu_data_access_mode*>(std::malloc(sizeof(starpu_data_access_mode) * size_t(nhandles)));
-            if (!task->dyn_handles || !task->dyn_modes) {
-                task->destroy = 0;  // as below; the clean-up frees what was allocated
-                starpu_task_destroy(task);
-                throw std::bad_alloc();
-            }
-        }
-        for (int i = 0; i < nhandles; ++i) {
-            STARPU_TASK_SET_HANDLE(task, handles[i], i);
-            STARPU_TASK_SET_MODE(task, info.modes[i == 0 ? 0 : 1], i);
+        // A pivot block and a column of tiles: the task gives its buffers' count and modes.
+        try {
+            set_task_buffers(task, handles, nhandles, [&](int i) { return info.modes[i == 0 ? 0 : 1]; });
+        } catch (const std::bad_alloc&) {
+            task->destroy = 0;  // as below; the clean-up frees what was allocated
+            starpu_task_destroy(task);
+            throw;
         }
     } else {
         for (int i = 0; i < nhandles; ++i) task->handles[i] = handles[i];

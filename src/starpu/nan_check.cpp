@@ -55,12 +55,18 @@ starpu_codelet* scan_codelet() {
     return &cl;
 }
 
-// Waits for every task (which frees it); then throws if one of the waits failed.
-void wait_all(const std::vector<starpu_task*>& tasks) {
+// Waits for every task (which frees it); returns the last failed wait's error, else 0.
+int wait_each(const std::vector<starpu_task*>& tasks) {
     int failed = 0;
     for (starpu_task* task : tasks)
         if (const int ret = starpu_task_wait(task); ret != 0) failed = ret;
-    if (failed != 0) throw runtime_error(std::string("grain: starpu_task_wait failed: ") + std::strerror(-failed));
+    return failed;
+}
+
+// The same, throwing if one of the waits failed.
+void wait_all(const std::vector<starpu_task*>& tasks) {
+    if (const int failed = wait_each(tasks))
+        throw runtime_error(std::string("grain: starpu_task_wait failed: ") + std::strerror(-failed));
 }
 
 }  // namespace
@@ -99,7 +105,7 @@ bool has_nan(const Matrix<T>& A, Elements elements) {
         try {
             storage.order_pin(j0 + j);
         } catch (...) {
-            for (starpu_task* task : tasks) (void)!starpu_task_wait(task);
+            wait_each(tasks);  // the exception leaving is the one to report
             throw;
         }
     }

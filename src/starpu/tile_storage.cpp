@@ -295,7 +295,7 @@ void TileStorage<T>::order_pin(int j) {
     if (pin_ranges_.empty() || column_pins_[size_t(j)] != PinState::no) return;
     const PinRange& r = pin_ranges_[size_t(j)];
     if (!pin_tasks_possible()) {
-        column_pins_[size_t(j)] = pin_memory(reinterpret_cast<void*>(r.address), r.bytes) ? PinState::yes : PinState::failed;
+        column_pins_[size_t(j)] = pin_now(r);
         return;
     }
     std::vector<starpu_data_handle_t> column(static_cast<size_t>(mt_));

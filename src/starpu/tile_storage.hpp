@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "grain/distribution.hpp"
-#include "handles.hpp"
 #include "column_pins.hpp"
+#include "handles.hpp"
 #include "src/base/pin_ranges.hpp"
 #include "src/base/scalar_traits.hpp"
 
