@@ -2,15 +2,17 @@
 // cudaHostRegister / cudaHostUnregister of 128 MiB to 8 GiB (one thread, and 4 threads on
 // quarters), the same on memory advised for huge pages, copies of a 4096 x 4096 double tile
 // (ld 16384) up and down from pageable and from pinned memory (one stream, and 4 threads at
-// once), a tile across two ranges registered apart (its bytes checked), and a core's memcpy
-// into pinned memory. Issue 47: grain's time includes pinning the caller's matrix; the
-// vendor's does not (doc/results/2026-11-28-h200-loan.md).
+// once), a tile across two ranges registered apart (its bytes checked), and the whole array
+// staged to the GPU and back through small pinned buffers by 1 to all cores. Issue 47:
+// grain's time includes pinning the caller's matrix; the vendor's does not
+// (doc/results/2026-11-28-h200-loan.md).
 // Built with GRAIN_USE_CUDA; scripts/device-run.sh runs it in its machine phase.
 // Usage: grain_pin_bench [GiB, default 8]   (one "name;value;unit" line per measure)
 #include <cuda_runtime.h>
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -47,6 +49,79 @@ double copy_tiles(char* h, double* d, bool up, int reps, cudaStream_t s) {
     }
     check(cudaStreamSynchronize(s), "sync");
     return now() - t0;
+}
+
+// Seconds to move the whole host array (rows of ld, tiles of tile x tile) to the GPU (up) or
+// from it through pinned buffers: each of `threads` threads takes every threads-th piece (a
+// tile's 512 columns, 16 MiB), copies it into one of its two pinned buffers and sends it
+// on its own stream (up), or fetches it into a buffer and copies it out (down), so that
+// its memcpy overlaps its previous piece's DMA. The device holds 4 tiles; pieces of later
+// tiles overwrite them.
+double staged(char* host, size_t bytes, double* dev, bool up, int threads) {
+    constexpr size_t piece_cols = 512, piece_bytes = piece_cols * tile * sizeof(double);
+    const size_t cols = bytes / (ld * sizeof(double)), tiles = (ld / tile) * (cols / tile);
+    const size_t pieces = tiles * (tile / piece_cols);
+    auto piece_host = [&](size_t p) {  // the piece's first column in the caller's array
+        const size_t t = p / (tile / piece_cols), i = t % (ld / tile), j = t / (ld / tile);
+        return host + ((j * tile + (p % (tile / piece_cols)) * piece_cols) * ld + i * tile) * sizeof(double);
+    };
+    auto piece_dev = [&](size_t p) { return dev + (p % (4 * tile / piece_cols)) * piece_cols * tile; };
+    auto columns = [&](char* to, size_t to_ld, const char* from, size_t from_ld) {
+        for (size_t c = 0; c < piece_cols; ++c)
+            std::memcpy(to + c * to_ld * sizeof(double), from + c * from_ld * sizeof(double), tile * sizeof(double));
+    };
+    struct Lane {
+        char* buffer[2];
+        cudaEvent_t done[2];
+        cudaStream_t stream;
+    };
+    std::vector<Lane> lanes(threads);
+    for (auto& l : lanes) {
+        for (int b = 0; b < 2; ++b) {
+            check(cudaMallocHost(&l.buffer[b], piece_bytes), "cudaMallocHost piece");
+            check(cudaEventCreateWithFlags(&l.done[b], cudaEventDisableTiming), "event");
+        }
+        check(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking), "lane stream");
+    }
+    std::vector<std::thread> th;
+    const double t0 = now();
+    for (int w = 0; w < threads; ++w)
+        th.emplace_back([&, w] {
+            Lane& l = lanes[w];
+            int k = 0;  // which buffer
+            if (up) {
+                for (size_t p = w; p < pieces; p += threads, k ^= 1) {
+                    check(cudaEventSynchronize(l.done[k]), "wait buffer");  // its last DMA is done
+                    columns(l.buffer[k], tile, piece_host(p), ld);
+                    check(cudaMemcpyAsync(piece_dev(p), l.buffer[k], piece_bytes, cudaMemcpyHostToDevice, l.stream),
+                          "staged up");
+                    check(cudaEventRecord(l.done[k], l.stream), "record");
+                }
+            } else {
+                auto fetch = [&](size_t p, int b) {
+                    check(cudaMemcpyAsync(l.buffer[b], piece_dev(p), piece_bytes, cudaMemcpyDeviceToHost, l.stream),
+                          "staged down");
+                    check(cudaEventRecord(l.done[b], l.stream), "record");
+                };
+                if (size_t(w) < pieces) fetch(w, 0);
+                for (size_t p = w; p < pieces; p += threads, k ^= 1) {
+                    if (p + threads < pieces) fetch(p + threads, k ^ 1);  // the next piece comes meanwhile
+                    check(cudaEventSynchronize(l.done[k]), "wait piece");
+                    columns(piece_host(p), ld, l.buffer[k], tile);
+                }
+            }
+            check(cudaStreamSynchronize(l.stream), "lane sync");
+        });
+    for (auto& t : th) t.join();
+    const double seconds = now() - t0;
+    for (auto& l : lanes) {
+        for (int b = 0; b < 2; ++b) {
+            cudaFreeHost(l.buffer[b]);
+            cudaEventDestroy(l.done[b]);
+        }
+        cudaStreamDestroy(l.stream);
+    }
+    return seconds;
 }
 
 }  // namespace
@@ -168,27 +243,24 @@ int main(int argc, char** argv) {
         check(cudaHostUnregister(aligned), "unregister first half");
     }
 
-    // Staging instead of pinning: a core copies a tile into pinned memory kept from call to call.
-    char* staging = nullptr;
-    double t0 = now();
-    check(cudaMallocHost(&staging, 4 * tile_bytes), "cudaMallocHost");
-    line("mallochost_512MiB", 4 * tile_bytes / (now() - t0) / 1e9, "GB/s");
-    for (int threads : {1, 4}) {
-        std::vector<std::thread> th;
-        t0 = now();
-        for (int i = 0; i < threads; ++i)
-            th.emplace_back([&, i] {
-                for (int r = i; r < reps; r += threads)
-                    for (size_t c = 0; c < tile; ++c)
-                        std::memcpy(staging + size_t(r % 4) * tile_bytes + c * tile * sizeof(double),
-                                    host + size_t(r % 4) * tile * sizeof(double) + c * ld * sizeof(double),
-                                    tile * sizeof(double));
-            });
-        for (auto& t : th) t.join();
-        line(threads == 1 ? "memcpy_to_pinned_1thread" : "memcpy_to_pinned_4threads", reps * tile_bytes / (now() - t0) / 1e9,
-             "GB/s");
+    // Staging instead of pinning: cores copy the caller's (pageable) tiles into pinned
+    // buffers kept from call to call, and the copy engine takes them from there (and the
+    // reverse on the way home). Nothing is pinned or unpinned per call, and a triangular
+    // routine moves only its triangle, where pinning takes whole tile columns. Worth building
+    // if all the cores together stage faster than cudaHostRegister pins (doc/gpu.md,
+    // "Pinning or staging").
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<int> counts{1, 4, cores / 2, cores - 1};
+    counts.erase(std::remove_if(counts.begin(), counts.end(), [](int c) { return c < 1; }), counts.end());
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    for (int threads : counts) {
+        char name[64];
+        std::snprintf(name, sizeof name, "staged_up_%dthreads", threads);
+        line(name, bytes / staged(host, bytes, dev, true, threads) / 1e9, "GB/s");
+        std::snprintf(name, sizeof name, "staged_down_%dthreads", threads);
+        line(name, bytes / staged(host, bytes, dev, false, threads) / 1e9, "GB/s");
     }
-    cudaFreeHost(staging);
     cudaFree(dev);
     std::free(host);
     return 0;
