@@ -5,8 +5,9 @@
 # chaotic: the LP's split decisions follow the order in which tasks end, so any change
 # in timing (a scheduler rule, the window) moves a point by 5-15 % either way, for dmdar
 # as for darts. One run per point compares two draws; this compares, per configuration,
-# the mean over windows of 448..576 tasks (the default, 32 per core, is 480 with 15
-# cores), and prints each scheduler's range.
+# the mean over windows of 448..576 tasks (32 per core is 480 with 15 cores; the default
+# adds 128 per GPU since 2026-11-28, which one GPU does not notice), and prints each
+# scheduler's range.
 # Usage: scripts/bench-hybrid.sh [BUILD_SIM_DIR] [OUTDIR]
 #   GRAIN_BENCH_CPUS     simulated cores [15]
 #   GRAIN_BENCH_SCHEDS   schedulers, the first is the baseline ["dmdar darts"]

@@ -36,6 +36,8 @@ grain::Request product(grain::Runtime& runtime, const std::string& split, const 
 int main(int, char**) {
     grain::Runtime runtime(grain::test::one_core_one_gpu("dmdar"));
     if (!grain::test::has_its_gpu(runtime)) return 1;
+    // The default submission window counts the GPU too (RuntimeOptions::window).
+    check(runtime.window() == 32 * 1 + 128 * 1, "the default window is 32 tasks per core and 128 per GPU");
     grain::Matrix<double> A(1024, 1024, ladder), C(1024, 1024, ladder), D(1024, 1024, ladder);
 
     // A tile in host memory that no kernel is writing is split as the policy says.

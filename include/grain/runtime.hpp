@@ -29,7 +29,8 @@ struct RuntimeOptions {
     /// Submission window: the submitting thread waits while this many kernel tasks are
     /// in flight, so that split decisions see the machine's state. 0: unbounded;
     /// -1: GRAIN_WINDOW, else 32 per CPU worker (twice the ready tasks the lp policy
-    /// wants per worker, so that its LP can find them without splitting).
+    /// wants per worker, so that its LP can find them without splitting) and 128 per GPU
+    /// (so that several GPUs have independent tasks to choose from).
     int window = -1;
     /// Split policy "lp": tasks submitted (split or not) between two solves of the
     /// granularity LP.

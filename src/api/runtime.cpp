@@ -130,7 +130,7 @@ Settings resolve(const RuntimeOptions& o) {
     Settings s{resolve_count(who, o.ncpu, "ncpu", {"GRAIN_NCPU", "STARPU_NCPU"}, -1),
                resolve_count(who, o.ngpu, "ngpu", {"GRAIN_NGPU", "STARPU_NCUDA"}, -1),
                resolve_count(who, o.gpu_memory, "gpu_memory", {"GRAIN_GPU_MEMORY", "STARPU_LIMIT_CUDA_MEM"}, -1),
-               resolve_count(who, o.window, "window", {"GRAIN_WINDOW"}, -1),  // -1: per CPU worker started
+               resolve_count(who, o.window, "window", {"GRAIN_WINDOW"}, -1),  // -1: per worker started
                resolve_count(who, o.lp_period, "lp_period", {"GRAIN_LP_PERIOD"}, detail::default_lp_period),
                resolve_count(who, o.cpu_tile_limit, "cpu_tile_limit", {"GRAIN_CPU_TILE_LIMIT"},
                              detail::default_cpu_tile_limit),
@@ -214,7 +214,8 @@ Runtime::Runtime(const RuntimeOptions& options) {
     if (ngpu_ > 0) detail::cuda::start_workers();
 #endif
     const int window = settings.window.value;
-    recursion->set_window(window >= 0 ? window : detail::window_tasks_per_cpu * ncpu_);
+    recursion->set_window(window >= 0 ? window
+                                      : detail::window_tasks_per_cpu * ncpu_ + detail::window_tasks_per_gpu * ngpu_);
     recursion_ = std::move(recursion);
     // Each task runs single-threaded BLAS, so that workers do not oversubscribe the
     // cores; OpenBLAS's thread count is process-wide, so it is restored at the end.

@@ -26,6 +26,10 @@ constexpr long long max_tiles = 2147483647;
 // lp policy wants per worker (lp/lp_tuning.hpp), so that its LP finds them without
 // splitting.
 constexpr int window_tasks_per_cpu = 32;
+// ... plus these per GPU: with several GPUs the cores' share held too few independent
+// tasks for the GPUs to choose from (a gemm's window of 480 held 20 chains of updates of
+// a tile for 4 GPUs; doc/results/2026-11-28-sim-window-gpus.md).
+constexpr int window_tasks_per_gpu = 128;
 
 // Default period of the lp split policy, in tasks submitted between two solves.
 constexpr int default_lp_period = 50;

@@ -25,7 +25,7 @@ const char* usage_text =
     "  -b, --nb LIST        tile sizes                       [320]\n"
     "      --scales LIST    ladder of tile scales, largest first (instead of -b), e.g. 2048,1024,512\n"
     "      --split POLICY   none, all, depth:D, random:P[:SEED], lp [GRAIN_SPLIT, none]\n"
-    "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per worker]\n"
+    "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per core, 128 per GPU]\n"
     "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
     "      --lp-stats FILE  split policy lp: write every solve (time, inputs, ratios) as CSV\n"
     "      --trace FILE     write every kernel task (worker, times, bytes loaded) and LP solve as CSV\n"
