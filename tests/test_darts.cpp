@@ -259,6 +259,35 @@ TEST(Darts, DataWrittenElsewhereLeavesTheGpus) {
     }
 }
 
+TEST(Darts, DataOnlyAnotherGpuHoldsComeLast) {
+    // Data 0 is a tile GPU 0 wrote (its only copy); GPU 1 holds data 1. On GPU 1, the
+    // more urgent task {0, 1} and the task {1, 2} are each freed by one load: GPU 1 loads
+    // 2, and GPU 0 then takes {0, 1}. With nothing freed by one load, GPU 1 picks among
+    // the most urgent tasks one that reads no data GPU 0 holds (over seeds: always), and
+    // one that does when no other is left.
+    auto setup = [](uint64_t seed) {
+        Darts darts(2, 12, {false, false, seed});
+        for (int k = 0; k < 2; ++k) {
+            const TaskId t = darts.add_task({k});  // data 0 to GPU 0, data 1 to GPU 1
+            EXPECT_EQ(darts.pop(k), t);
+            darts.finished(k, t);
+        }
+        darts.written(0, 0);
+        return darts;
+    };
+    Darts darts = setup(1);
+    const TaskId chained = darts.add_task({0, 1}, 5), other = darts.add_task({1, 2}, 1);
+    EXPECT_EQ(darts.pop(1), other);
+    EXPECT_EQ(darts.pop(0), chained);
+
+    for (uint64_t seed = 1; seed <= 16; ++seed) {
+        Darts same = setup(seed);
+        const TaskId held = same.add_task({0, 3, 4}, 2), clear = same.add_task({5, 6, 7}, 2);
+        EXPECT_EQ(same.pop(1), clear);
+        EXPECT_EQ(same.pop(1), held);  // the only one left
+    }
+}
+
 TEST(Darts, LufNamesNoDataTheTaskBufferReads) {
     // Three single-input tasks handed out: every datum is read by the buffer, so LUF
     // names none (StarPU chooses; Algorithm 6's Belady line is left out, darts.cpp).

@@ -9,7 +9,7 @@ namespace grain::detail::sched {
 
 Darts::Darts(int gpus, int data, DartsOptions options)
     : users_(size_t(data)), unprocessed_users_(size_t(data), 0), awaited_users_(size_t(data), 0),
-      gpus_(size_t(gpus)), options_(options), random_(options.seed) {
+      held_by_(size_t(data), -1), gpus_(size_t(gpus)), options_(options), random_(options.seed) {
     if (gpus < 1 || data < 0) throw std::invalid_argument("grain::detail::sched::Darts: needs gpus >= 1 and data >= 0");
     for (Gpu& g : gpus_) {
         g.not_in_mem.assign(size_t(data), 1);  // initially, all data
@@ -24,6 +24,7 @@ DataId Darts::add_data() {
     users_.emplace_back();
     unprocessed_users_.push_back(0);
     awaited_users_.push_back(0);
+    held_by_.push_back(-1);
     for (Gpu& g : gpus_) {
         g.not_in_mem.push_back(1);
         g.freed.emplace_back();
@@ -106,6 +107,7 @@ void Darts::count_task_on(Gpu& g, TaskId t, int sign) {
 
 void Darts::set_in_memory(Gpu& g, DataId d, bool in_memory) {
     if (!g.not_in_mem[size_t(d)] == in_memory) return;
+    if (in_memory && held_by_[size_t(d)] != index(g)) held_by_[size_t(d)] = -1;  // it will come through host memory
     const std::vector<TaskId>& users = users_[size_t(d)];
     for (TaskId t : users)
         if (in_pool(t)) count_task_on(g, t, -1);
@@ -166,14 +168,20 @@ bool Darts::fill(Gpu& g, bool may_pick) {
     // Algorithm 5 breaks at random, go first to the data that frees the most urgent
     // task: all tasks have priority 0 in the paper's sets, but in a factorization the
     // critical path waits otherwise.
-    const DataId best = best_data(
-        g,
-        [&](DataId d) {
+    // Data whose only copy another GPU wrote come last: loading one here costs its trip
+    // home first, and takes a chain of updates of one tile (a gemm's) away from the GPU
+    // that runs it (doc/results/2026-11-28-sim-window-gpus.md).
+    auto frees = [&](bool skip_held) {
+        return [&g, this, skip_held](DataId d) {
+            if (skip_held && held_elsewhere(g, d)) return 0;
             int n = 0;
             for (const auto& [priority, count] : g.freed[size_t(d)]) n += count;
             return n;
-        },
-        [&](DataId d) { return g.freed[size_t(d)].back().first; }, options_.opti);
+        };
+    };
+    auto urgency = [&](DataId d) { return g.freed[size_t(d)].back().first; };
+    DataId best = best_data(g, frees(true), urgency, options_.opti);
+    if (best == no_data) best = best_data(g, frees(false), urgency, options_.opti);
     if (best != no_data) {
         std::vector<TaskId> freed;
         for (TaskId t : users_[size_t(best)])
@@ -205,7 +213,13 @@ bool Darts::fill(Gpu& g, bool may_pick) {
     }
     if (t == no_task) {
         const std::vector<TaskId>& urgent = pool_.begin()->second;
-        t = urgent[std::uniform_int_distribution<size_t>(0, urgent.size() - 1)(random_)];
+        std::vector<TaskId> here;  // the same: those reading no data only another GPU holds, if any
+        for (TaskId u : urgent)
+            if (std::none_of(inputs_[size_t(u)].begin(), inputs_[size_t(u)].end(),
+                             [&](DataId d) { return held_elsewhere(g, d); }))
+                here.push_back(u);
+        const std::vector<TaskId>& from = here.empty() ? urgent : here;
+        t = from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(random_)];
     }
     pool_remove(t);
     plan(g, t, +1);
@@ -305,11 +319,13 @@ void Darts::evicted(int k, DataId d) {
     }
     g.planned.swap(kept);
     set_in_memory(g, d, false);
+    if (held_by_[size_t(d)] == k) held_by_[size_t(d)] = -1;  // written back on its way out
 }
 
 void Darts::written(int k, DataId d) {
     for (int j = 0; j < gpus(); ++j)
         if (j != k) evicted(j, d);
+    held_by_[size_t(d)] = k;
 }
 
 void Darts::stayed(int k, DataId d) { set_in_memory(gpus_.at(size_t(k)), d, true); }

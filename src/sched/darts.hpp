@@ -82,7 +82,9 @@ public:
     // Data d was written on GPU k, or on another worker (k = -1: a core): the runtime
     // invalidates its copies on the other GPUs, which lose it as through evicted. Tasks
     // on data that unfinished tasks write are not ready, so no task is planned on d then:
-    // what changes is that the next tasks reading d count its load on those GPUs.
+    // what changes is that the next tasks reading d count its load on those GPUs, and
+    // that they choose d last while k holds its only copy (the next update of a tile
+    // stays where the last one ran).
     void written(int k, DataId d);
     // Data d, passed to evicted, could not leave GPU k after all (the runtime could not
     // evict it): it leaves dataNotInMem_k again. The tasks evicted sent back stay
@@ -142,6 +144,11 @@ private:
     std::vector<std::vector<TaskId>> users_;   // per data
     std::vector<int> unprocessed_users_;       // per data
     std::vector<int> awaited_users_;           // per data
+    // Per data: the GPU that wrote it while it has the only copy (until the data leaves it,
+    // or another GPU plans to load it, through host memory), else -1.
+    std::vector<int> held_by_;
+    int index(const Gpu& g) const { return int(&g - gpus_.data()); }
+    bool held_elsewhere(const Gpu& g, DataId d) const { return held_by_[size_t(d)] >= 0 && held_by_[size_t(d)] != index(g); }
     // The unprocessed tasks by priority, the most urgent first; pool_index_ is a task's
     // index in its priority's list (-1 when not unprocessed).
     std::map<int64_t, std::vector<TaskId>, std::greater<>> pool_;
