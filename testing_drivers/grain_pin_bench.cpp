@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -250,10 +251,8 @@ int main(int argc, char** argv) {
     // if all the cores together stage faster than cudaHostRegister pins (doc/gpu.md,
     // "Pinning or staging").
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<int> counts{1, 4, cores / 2, cores - 1};
-    counts.erase(std::remove_if(counts.begin(), counts.end(), [](int c) { return c < 1; }), counts.end());
-    std::sort(counts.begin(), counts.end());
-    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    std::set<int> counts{1, 4, cores / 2, cores - 1};  // sorted, once each
+    counts.erase(0);
     for (int threads : counts) {
         char name[64];
         std::snprintf(name, sizeof name, "staged_up_%dthreads", threads);

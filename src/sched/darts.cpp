@@ -171,17 +171,24 @@ bool Darts::fill(Gpu& g, bool may_pick) {
     // Data whose only copy another GPU wrote come last: loading one here costs its trip
     // home first, and takes a chain of updates of one tile (a gemm's) away from the GPU
     // that runs it (doc/results/2026-11-28-sim-window-gpus.md).
-    auto frees = [&](bool skip_held) {
-        return [&g, this, skip_held](DataId d) {
-            if (skip_held && held_elsewhere(g, d)) return 0;
-            int n = 0;
-            for (const auto& [priority, count] : g.freed[size_t(d)]) n += count;
-            return n;
-        };
+    // A second scan only if such a datum would have freed a task: in a trailing update
+    // no datum frees one, and the scan is the planning step's cost.
+    auto frees = [&](DataId d) {
+        int n = 0;
+        for (const auto& [priority, count] : g.freed[size_t(d)]) n += count;
+        return n;
     };
     auto urgency = [&](DataId d) { return g.freed[size_t(d)].back().first; };
-    DataId best = best_data(g, frees(true), urgency, options_.opti);
-    if (best == no_data) best = best_data(g, frees(false), urgency, options_.opti);
+    bool held_frees = false;
+    DataId best = best_data(
+        g,
+        [&](DataId d) {
+            if (!held_elsewhere(g, d)) return frees(d);
+            held_frees = held_frees || frees(d) > 0;
+            return 0;
+        },
+        urgency, options_.opti);
+    if (best == no_data && held_frees) best = best_data(g, frees, urgency, options_.opti);
     if (best != no_data) {
         std::vector<TaskId> freed;
         for (TaskId t : users_[size_t(best)])
@@ -212,14 +219,24 @@ bool Darts::fill(Gpu& g, bool may_pick) {
                 }
     }
     if (t == no_task) {
+        // The same: among them, one reading no data only another GPU holds, if any (one GPU
+        // holds nothing another would load).
         const std::vector<TaskId>& urgent = pool_.begin()->second;
-        std::vector<TaskId> here;  // the same: those reading no data only another GPU holds, if any
-        for (TaskId u : urgent)
-            if (std::none_of(inputs_[size_t(u)].begin(), inputs_[size_t(u)].end(),
-                             [&](DataId d) { return held_elsewhere(g, d); }))
-                here.push_back(u);
-        const std::vector<TaskId>& from = here.empty() ? urgent : here;
-        t = from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(random_)];
+        auto here = [&](TaskId u) {
+            return std::none_of(inputs_[size_t(u)].begin(), inputs_[size_t(u)].end(),
+                                [&](DataId d) { return held_elsewhere(g, d); });
+        };
+        const size_t eligible = gpus() == 1 ? urgent.size() : size_t(std::count_if(urgent.begin(), urgent.end(), here));
+        if (eligible == 0 || eligible == urgent.size()) {
+            t = urgent[std::uniform_int_distribution<size_t>(0, urgent.size() - 1)(random_)];
+        } else {
+            size_t r = std::uniform_int_distribution<size_t>(0, eligible - 1)(random_);
+            for (TaskId u : urgent)
+                if (here(u) && r-- == 0) {
+                    t = u;
+                    break;
+                }
+        }
     }
     pool_remove(t);
     plan(g, t, +1);
