@@ -150,7 +150,8 @@ private:
     }
 
     // Durations per (type, level, unit type) on one worker of the type: the history
-    // model's where it has one, else scaled by flops from a calibrated level of the same
+    // model's where it has one (a column kernel's: of a one-tile column, as the LP's
+    // kinds are square tiles), else scaled by work from a calibrated level of the same
     // type and unit, else the unit's flop rate. Models are asked by footprint (a hash
     // lookup, no registration), and only those of the types the run can submit: asking a
     // model about a size it has no history for makes StarPU measure the run's tasks of
@@ -168,19 +169,31 @@ private:
                 for (int l = 0; l < levels_; ++l)
                     if (calibrated_[at(l)])
                         measured[size_t(l)] = kernel_seconds_[at(l)];
-                    else if (in_run[size_t(t)] && !kernel_info(Kernel(t)).column)  // column kernels: no footprint
+                    else if (in_run[size_t(t)])
                         measured[size_t(l)] =
                             history_duration(Kernel(t), precision_, footprints_[size_t(l)][size_t(t)], worker);
                 double seconds_per_flop = 1 / units_[u].estimated_flops;
+                bool any = false;
                 for (int l = 0; l < levels_; ++l)
-                    if (!std::isnan(measured[size_t(l)]))
-                        seconds_per_flop = measured[size_t(l)] / kernel_flops(Kernel(t), scales_[size_t(l)]);
+                    if (!std::isnan(measured[size_t(l)])) {
+                        seconds_per_flop = measured[size_t(l)] / work(Kernel(t), scales_[size_t(l)]);
+                        any = true;
+                    }
                 for (int l = 0; l < levels_; ++l) {
                     calibrated_[at(l)] = !std::isnan(measured[size_t(l)]);
                     if (!calibrated_[at(l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
-                    kernel_seconds_[at(l)] = calibrated_[at(l)]
-                                                 ? measured[size_t(l)]
-                                                 : seconds_per_flop * kernel_flops(Kernel(t), scales_[size_t(l)]);
+                    // A panel without history at any level runs at about trsm's rate at its
+                    // level (its LU is trsm and gemm work on narrower columns): the unit's
+                    // default rate, under the calibrated kernels' on 2 cores, made its split
+                    // look cheaper than the panel, so the whole one-tile panel never ran to
+                    // be measured (doc/results/2026-11-29-getrf-lp-panels.md).
+                    static_assert(int(Kernel::Trsm) < int(Kernel::Getrf), "trsm's durations come first");
+                    const double rate = !any && Kernel(t) == Kernel::Getrf
+                                            ? kernel_seconds_[kind(int(Kernel::Trsm), l) * units + u] /
+                                                  work(Kernel::Trsm, scales_[size_t(l)])
+                                            : seconds_per_flop;
+                    kernel_seconds_[at(l)] =
+                        calibrated_[at(l)] ? measured[size_t(l)] : rate * work(Kernel(t), scales_[size_t(l)]);
                     inputs_.duration[at(l)] = kernel_seconds_[at(l)];
                 }
             }
@@ -369,6 +382,13 @@ private:
         const double waiting =
             sum_over_kinds(counters, [](const TaskCounters& c, size_t) { return double(c.ready - c.started); });
         return waiting < lp_tuning::ready_tasks_per_worker * inputs_.workers[0];
+    }
+
+    // What a kind's durations scale with across levels: its flops on nb x nb tiles, or
+    // for a kernel that only moves data (laswp), the tile's elements, counted as flops.
+    static double work(Kernel t, int nb) {
+        const double flops = kernel_flops(t, nb);
+        return flops > 0 ? flops : double(nb) * nb;
     }
 
     // The index of kind (type t, level l) in the per-kind vectors.

@@ -2,21 +2,34 @@
 // What an algorithm submits with: the request its tasks belong to, the recursion
 // layer, and where the view it works on sits (its level, and its first column and row
 // in the view the routine was called on, so that info and pivots are global).
+#include <array>
 #include <cstdint>
+
+#include "src/base/kernel_table.hpp"
 
 namespace grain::detail {
 
 struct RequestState;
 class Recursion;
 
+// What algorithms submit in counting mode, per kernel (Kernel order).
+struct CountedTasks {
+    std::array<int64_t, kernel_count> tasks{};
+    // Their work in tasks of the kernel on square tiles of the view's size: a panel of
+    // h tiles weighs its LU's flops over one tile's (h - 1/3 over 2/3), as the LP's
+    // kinds are square tiles; every other task weighs 1 (laswp's work does not grow
+    // with its column's height).
+    std::array<double, kernel_count> tile_tasks{};
+};
+
 struct Context {
     RequestState* request;
     Recursion* recursion;
     int level = 0;
     int64_t col_offset = 0;
-    // Counting mode: tasks are counted here per kernel (Kernel order), neither split
-    // nor submitted; used to learn what one split creates.
-    int64_t* counting = nullptr;
+    // Counting mode: tasks are counted here, neither split nor submitted; used to learn
+    // what a call and one split create.
+    CountedTasks* counting = nullptr;
     // The priority of the task this view's algorithm refines (0 at the top): its
     // sub-tasks' priorities are this plus their own, weighted by level (tasks.cpp).
     int64_t priority_base = 0;

@@ -91,11 +91,11 @@ bool Recursion::decide(const TaskSite& site) {
     return true;
 }
 
-void Recursion::begin_call(const std::array<int64_t, kernel_count>& tasks, int nb, int level) {
+void Recursion::begin_call(const CountedTasks& tasks, int nb, int level) {
     if (counters_.in_flight() <= 0) counters_.call_flops = 0;
-    for (size_t k = 0; k < tasks.size(); ++k) {
-        counters_.call_flops += double(tasks[k]) * kernel_flops(Kernel(k), nb);
-        counters_.announce(Kernel(k), level, tasks[k]);
+    for (size_t k = 0; k < kernel_count; ++k) {
+        counters_.call_flops += tasks.tile_tasks[k] * kernel_flops(Kernel(k), nb);
+        counters_.announce(Kernel(k), level, tasks.tasks[k]);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "context.hpp"
 #include "counters.hpp"
 #include "src/base/trace_log.hpp"
 #include "split_policy.hpp"
@@ -37,12 +38,11 @@ public:
     // tile is valid only on a GPU stays whole: StarPU 1.3 partitions a tile on its home
     // node (RAM), so splitting it would move it to the host and back.
     bool decide(const TaskSite& site);
-    // A routine call is about to submit `tasks` (per kernel, Kernel order) on nb x nb
-    // tiles at its top level: adds their flops to the calls' work in flight
-    // (Counters::call_flops), which starts anew when no kernel is in flight, and
-    // announces them at `level` until they are submitted (Counters::announced). Every
-    // tile counts as full.
-    void begin_call(const std::array<int64_t, kernel_count>& tasks, int nb, int level);
+    // A routine call is about to submit `tasks` on nb x nb tiles at its top level: adds
+    // their flops to the calls' work in flight (Counters::call_flops), which starts anew
+    // when no kernel is in flight, and announces them at `level` until they are submitted
+    // (Counters::announced). Every task counts as CountedTasks::tile_tasks full tiles.
+    void begin_call(const CountedTasks& tasks, int nb, int level);
     // Blocks while `window` kernels are submitted and not finished (until half of them
     // are), so that decisions taken at submission see the state the machine is in.
     void wait_for_window() const;

@@ -132,7 +132,8 @@ template <typename T>
 void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initializer_list<Tile<T>> tiles, int priority) {
     const Tile<T>& out = *(tiles.end() - 1);
     if (ctx.counting) {
-        ++ctx.counting[size_t(kernel)];
+        ++ctx.counting->tasks[size_t(kernel)];
+        ctx.counting->tile_tasks[size_t(kernel)] += 1;
         return;
     }
     // A distributed matrix's tasks run on the rank owning their output tile: every rank
@@ -162,11 +163,15 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
 template <typename T>
 void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const PivotBlocks& pivots, int k,
                    const std::vector<Tile<T>>& column, int64_t first_row, int priority) {
+    const Tile<T>& first = column.front();
     if (ctx.counting) {
-        ++ctx.counting[size_t(kernel)];
+        const double cols = first.grid->tile_cols(first.j), square = kernel_flops(kernel, cols);
+        double rows = 0;
+        for (const Tile<T>& t : column) rows += t.grid->tile_rows(t.i);
+        ++ctx.counting->tasks[size_t(kernel)];
+        ctx.counting->tile_tasks[size_t(kernel)] += square > 0 ? kernel_flops(kernel, rows, cols, cols) / square : 1;
         return;
     }
-    const Tile<T>& first = column.front();
     Context down = below(ctx, first, priority);
     if (ctx.recursion->decide(site(kernel, first, down.top_priority))) {
         const TileGrid<T> sub = TileGrid<T>::children_of(column);
@@ -189,7 +194,7 @@ int64_t composed_priority(int64_t parent, int priority, int level, int levels) {
     return parent + local * (int64_t(1) << (bits * (levels - 1 - level)));
 }
 
-std::array<int64_t, kernel_count> split_children(Kernel parent, int nb, int child_nb, char precision) {
+std::array<double, kernel_count> split_children(Kernel parent, int nb, int child_nb, char precision) {
     // One nb x nb tile per buffer, as grids of child_nb sub-tiles with a shape and no
     // memory: counting mode never touches their tiles. The task counts do not depend on
     // the kernel's arguments on square tiles, so the defaults do; they depend on the
@@ -199,7 +204,7 @@ std::array<int64_t, kernel_count> split_children(Kernel parent, int nb, int chil
         TileStorage<T> a(nb, nb, {child_nb}, nullptr, nb), b(nb, nb, {child_nb}, nullptr, nb),
             c(nb, nb, {child_nb}, nullptr, nb);
         const Matrix<T> sub[] = {MatrixAccess::view(a), MatrixAccess::view(b), MatrixAccess::view(c)};
-        return count_tasks([&](const Context& ctx) { refine(ctx, parent, TileArgs<T>{}, sub); });
+        return count_tasks([&](const Context& ctx) { refine(ctx, parent, TileArgs<T>{}, sub); }).tile_tasks;
     });
 }
 

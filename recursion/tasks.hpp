@@ -93,19 +93,20 @@ Tile<T> tile(const TileGrid<T>& A, int i, int j) { return A.at(i, j); }
 // it is the loop nest's priority.
 int64_t composed_priority(int64_t parent, int priority, int level, int levels);
 
-// How many tasks of each kind (Kernel order) `algorithms` (a function of their Context)
-// submit at their top level: they run in counting mode, which neither splits nor submits.
+// The tasks `algorithms` (a function of their Context) submit at their top level: they
+// run in counting mode, which neither splits nor submits.
 template <typename Algorithms>
-std::array<int64_t, kernel_count> count_tasks(Algorithms algorithms) {
-    std::array<int64_t, kernel_count> counts{};
-    algorithms(Context{nullptr, nullptr, 0, 0, counts.data()});
-    return counts;
+CountedTasks count_tasks(Algorithms algorithms) {
+    CountedTasks count;
+    algorithms(Context{nullptr, nullptr, 0, 0, &count});
+    return count;
 }
 
-// How many tasks of each kind (Kernel order) one split of a `parent` task in `precision`
-// (scalar_traits' letter) creates when its nb x nb tiles are cut into child_nb sub-tiles:
-// the algorithm itself, run in counting mode on one tile's worth of sub-tiles.
-std::array<int64_t, kernel_count> split_children(Kernel parent, int nb, int child_nb, char precision);
+// The tasks of each kind (Kernel order) one split of a `parent` task in `precision`
+// (scalar_traits' letter) creates when its nb x nb tiles are cut into child_nb sub-tiles,
+// as child_nb x child_nb tile tasks (CountedTasks::tile_tasks): the algorithm itself, run
+// in counting mode on one tile's worth of sub-tiles.
+std::array<double, kernel_count> split_children(Kernel parent, int nb, int child_nb, char precision);
 
 namespace task {
 

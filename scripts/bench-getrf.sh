@@ -2,6 +2,9 @@
 # LU with partial pivoting against threaded LAPACKE (OpenBLAS) in the same process, and
 # against getrf_nopiv: ROUNDS rounds, each running every configuration once, so that the
 # configurations alternate; medians [lowest-highest] of the paired grain/vendor ratios.
+# Each configuration runs in a process of its own after an untimed run (--warmup): a
+# ladder run as its process's first and fixed tiles after others in one process made lp
+# look 0.90 of the best tile where warmed runs of both gave 0.97.
 # Usage: scripts/bench-getrf.sh [BUILD_DIR] [ROUNDS]   (build first: scripts/build.sh)
 #   GRAIN_BENCH_SIZES  sizes n [4096 8192]
 set -euo pipefail
@@ -14,8 +17,10 @@ for r in $(seq "$rounds"); do
   for n in ${GRAIN_BENCH_SIZES:-4096 8192}; do
     if [ "$n" -le 4096 ]; then tiles=256,320,384,512 ladder=512,256,128; else tiles=384,512,768 ladder=1024,512,256; fi
     for op in getrf getrf_nopiv; do
-      "$driver" -o $op -n "$n" -b "$tiles" --vendor 2>/dev/null >>"$out"
-      "$driver" -o $op -n "$n" --scales "$ladder" --split lp --vendor 2>/dev/null >>"$out"
+      for nb in ${tiles//,/ }; do
+        "$driver" -o $op -n "$n" -b "$nb" --vendor --warmup 2>/dev/null >>"$out"
+      done
+      "$driver" -o $op -n "$n" --scales "$ladder" --split lp --vendor --warmup 2>/dev/null >>"$out"
     done
   done
   echo "# round $r of $rounds done" >&2

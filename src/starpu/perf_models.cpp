@@ -31,13 +31,16 @@ KernelFootprints tile_footprints(int nb) {
     // Codelets.TileFootprintsAreWhatStarPUComputes holds this to StarPU's own.
     const uint32_t tile = starpu_hash_crc32c_be(starpu_hash_crc32c_be(uint32_t(nb), uint32_t(nb)),
                                                 uint32_t(STARPU_MATRIX_INTERFACE_ID));
-    // A column kernel's footprint depends on its column's height too: 0, no history
-    // (its durations come from flops).
+    // A column kernel's depends on its column's height: that of a one-tile column, with
+    // its pivot block (a vector's is the CRC of its length), which every LU's last step
+    // runs, at every level it splits down to.
+    const uint32_t pivots =
+        starpu_hash_crc32c_be(starpu_hash_crc32c_be(uint32_t(nb), 0), uint32_t(STARPU_VECTOR_INTERFACE_ID));
     KernelFootprints footprints{};
     for (size_t k = 0; k < kernel_count; ++k) {
-        uint32_t footprint = 0;
-        if (kernel_info(Kernel(k)).column) continue;
-        for (int i = 0; i < kernel_info(Kernel(k)).nbuffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
+        const KernelInfo& info = kernel_info(Kernel(k));
+        uint32_t footprint = info.column ? starpu_hash_crc32c_be(pivots, 0) : 0;
+        for (int i = info.column ? 1 : 0; i < info.nbuffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
         footprints[size_t(k)] = footprint;
     }
     return footprints;

@@ -10,7 +10,8 @@ namespace grain::detail {
 using KernelFootprints = std::array<uint32_t, kernel_count>;
 
 // What StarPU keys each kernel's history by on nb x nb tiles (either precision): the
-// footprint of such a task, computed without registering anything.
+// footprint of such a task, computed without registering anything; for a column kernel,
+// of a column of one tile.
 KernelFootprints tile_footprints(int nb);
 
 // Expected duration in seconds of `kernel` in `precision` (scalar_traits' letter) on
