@@ -7,10 +7,12 @@
 # look 0.90 of the best tile where warmed runs of both gave 0.97.
 # Usage: scripts/bench-getrf.sh [BUILD_DIR] [ROUNDS]   (build first: scripts/build.sh)
 #   GRAIN_BENCH_SIZES  sizes n [4096 8192]
+#   GRAIN_BENCH_NITER  timed runs per process [1]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 driver=${1:-$root/build}/testing_drivers/grain_testing
 rounds=${2:-5}
+niter=${GRAIN_BENCH_NITER:-1}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for r in $(seq "$rounds"); do
@@ -18,9 +20,9 @@ for r in $(seq "$rounds"); do
     if [ "$n" -le 4096 ]; then tiles=256,320,384,512 ladder=512,256,128; else tiles=384,512,768 ladder=1024,512,256; fi
     for op in getrf getrf_nopiv; do
       for nb in ${tiles//,/ }; do
-        "$driver" -o $op -n "$n" -b "$nb" --vendor --warmup 2>/dev/null >>"$out"
+        "$driver" -o $op -n "$n" -b "$nb" --vendor --warmup --niter "$niter" 2>/dev/null >>"$out"
       done
-      "$driver" -o $op -n "$n" --scales "$ladder" --split lp --vendor --warmup 2>/dev/null >>"$out"
+      "$driver" -o $op -n "$n" --scales "$ladder" --split lp --vendor --warmup --niter "$niter" 2>/dev/null >>"$out"
     done
   done
   echo "# round $r of $rounds done" >&2
