@@ -140,10 +140,17 @@ private:
         footprints_.clear();
         for (int l = 0; l < levels_; ++l) footprints_.push_back(tile_footprints(scales_[size_t(l)]));
         inputs_.pending.assign(tl, 0);
+        // With GPUs, the cores' MinN is 0: (4) would otherwise split tiles for cores that
+        // would take seconds on them, the scheduler gives those tiles to the GPUs (a core
+        // takes a task only if it would end it no later than a GPU), and the next solve
+        // splits more (gemm n = 65536 on two simulated H100s). A cap at the tasks the cores
+        // could end during the GPUs' pending work came out 0 in every run with GPUs (laswp
+        // was priced at 0), as every measurement with GPUs since 2026-11-27 ran
+        // (doc/splits-on-gpus.md).
         for (const Unit& u : units_) {
             inputs_.workers.push_back(double(starpu_worker_get_count_by_type(u.type)));
             inputs_.available.push_back(1);
-            inputs_.min_tasks.push_back(u.min_tasks);
+            inputs_.min_tasks.push_back(u.type == STARPU_CPU_WORKER && units_.size() > 1 ? 0 : u.min_tasks);
         }
         stats_.levels = levels_;
         stats_.ratios = targets_;
@@ -173,25 +180,32 @@ private:
                         measured[size_t(l)] =
                             history_duration(Kernel(t), precision_, footprints_[size_t(l)][size_t(t)], worker);
                 double seconds_per_flop = 1 / units_[u].estimated_flops;
-                bool any = false;
                 for (int l = 0; l < levels_; ++l)
-                    if (!std::isnan(measured[size_t(l)])) {
+                    if (!std::isnan(measured[size_t(l)]))
                         seconds_per_flop = measured[size_t(l)] / work(Kernel(t), scales_[size_t(l)]);
-                        any = true;
-                    }
+                // A panel's LU is trsm and gemm work on narrower columns: its rate follows
+                // trsm's from level to level (on the 2 cores a one-tile panel of 512 runs at
+                // 38 GFlop/s, 256 at 29, 128 at 16; trsm at 47, 37, 32), from its last level
+                // with history, else on cores at trsm's: at the cores' default rate, under
+                // the calibrated kernels', a split panel looked cheaper than the whole one,
+                // which then never ran to be measured (doc/results/2026-11-29-getrf-lp-panels.md).
+                // A GPU's panel without history keeps the default rate: cuSOLVER there, with
+                // copies and pivots through the host, is far below cuBLAS's trsm.
+                static_assert(int(Kernel::Trsm) < int(Kernel::Getrf), "trsm's durations come first");
+                auto trsm_rate = [&](int l) {
+                    return kernel_seconds_[kind(int(Kernel::Trsm), l) * units + u] / work(Kernel::Trsm, scales_[size_t(l)]);
+                };
+                double over_trsm = std::nan("");  // a panel's seconds per flop over trsm's
+                if (Kernel(t) == Kernel::Getrf) {
+                    for (int l = 0; l < levels_; ++l)
+                        if (!std::isnan(measured[size_t(l)]))
+                            over_trsm = measured[size_t(l)] / work(Kernel(t), scales_[size_t(l)]) / trsm_rate(l);
+                    if (std::isnan(over_trsm) && units_[u].type == STARPU_CPU_WORKER) over_trsm = 1;
+                }
                 for (int l = 0; l < levels_; ++l) {
                     calibrated_[at(l)] = !std::isnan(measured[size_t(l)]);
                     if (!calibrated_[at(l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
-                    // A panel without history at any level runs at about trsm's rate at its
-                    // level (its LU is trsm and gemm work on narrower columns): the unit's
-                    // default rate, under the calibrated kernels' on 2 cores, made its split
-                    // look cheaper than the panel, so the whole one-tile panel never ran to
-                    // be measured (doc/results/2026-11-29-getrf-lp-panels.md).
-                    static_assert(int(Kernel::Trsm) < int(Kernel::Getrf), "trsm's durations come first");
-                    const double rate = !any && Kernel(t) == Kernel::Getrf
-                                            ? kernel_seconds_[kind(int(Kernel::Trsm), l) * units + u] /
-                                                  work(Kernel::Trsm, scales_[size_t(l)])
-                                            : seconds_per_flop;
+                    const double rate = std::isnan(over_trsm) ? seconds_per_flop : over_trsm * trsm_rate(l);
                     kernel_seconds_[at(l)] =
                         calibrated_[at(l)] ? measured[size_t(l)] : rate * work(Kernel(t), scales_[size_t(l)]);
                     inputs_.duration[at(l)] = kernel_seconds_[at(l)];
@@ -274,7 +288,6 @@ private:
             for (int l = 0; l < levels_; ++l)
                 inputs_.pending[kind(t, l)] = double(std::max<int64_t>(0, counters.at(Kernel(t), l).pending()) +
                                                      counters.announced(Kernel(t), l));
-        limit_core_tasks();
         const lp::Solution solution = lp_.solve(inputs_);
         if (solution.solved) {  // else keep the last good ratios
             targets_ = solution.ratio;
@@ -296,26 +309,6 @@ private:
         if (history_.size() == LpStatistics::history_limit) history_.pop_front();
         history_.push_back({std::chrono::duration<double>(t0 - start_).count(), starpu_t0, solved_at_, ms,
                             cpu1 - cpu0, solution.solved, inputs_.pending, targets_, cause});
-    }
-
-    // With GPUs, MinN of the cores is at most the tasks of their shortest kind a core can
-    // end while the GPUs run the pending work: (4) otherwise splits tiles for cores that
-    // would take seconds on them, the scheduler gives those tiles to the GPUs (a core
-    // takes a task only if it would end it no later than a GPU), and the next solve splits
-    // more (gemm n = 65536 on two simulated H100s; doc/splits-on-gpus.md).
-    void limit_core_tasks() {
-        const size_t units = units_.size();
-        if (units < 2) return;
-        double gpu_time = 0, shortest = 0;
-        for (int t = 0; t < kinds; ++t)
-            for (int l = 0; l < levels_; ++l) {
-                const size_t k = kind(t, l);
-                gpu_time += inputs_.pending[k] * inputs_.duration[k * units + 1];
-                if (inputs_.runs[k * units] && (shortest == 0 || inputs_.duration[k * units] < shortest))
-                    shortest = inputs_.duration[k * units];
-            }
-        gpu_time /= inputs_.workers[1];
-        inputs_.min_tasks[0] = shortest > 0 ? std::min(cpu_unit.min_tasks, std::floor(gpu_time / shortest)) : 0;
     }
 
     // The critical path, which the LP does not see: on CPU cores alone, a task longer than

@@ -30,7 +30,8 @@ constexpr double least_core_share = 0.02;
 constexpr double gpu_task_seconds = 30e-6;
 
 // Flop rates (flop/s of one worker) for kernels without history yet: only ratios between
-// durations matter to the LP, so rough figures do.
+// durations matter to the LP, so rough figures do, except where a split's price hinges on
+// one (a panel's against its calibrated children: lp_split.cpp, update_durations).
 constexpr double cpu_estimated_flops = 30e9;
 constexpr double cuda_estimated_flops = 5e12;
 

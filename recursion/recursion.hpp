@@ -41,7 +41,8 @@ public:
     // A routine call is about to submit `tasks` on nb x nb tiles at its top level: adds
     // their flops to the calls' work in flight (Counters::call_flops), which starts anew
     // when no kernel is in flight, and announces them at `level` until they are submitted
-    // (Counters::announced). Every task counts as CountedTasks::tile_tasks full tiles.
+    // (Counters::announced). The flops are CountedTasks::tile_tasks times a task's on nb x
+    // nb tiles (a column task's times its height in tiles).
     void begin_call(const CountedTasks& tasks, int nb, int level);
     // Blocks while `window` kernels are submitted and not finished (until half of them
     // are), so that decisions taken at submission see the state the machine is in.

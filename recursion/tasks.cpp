@@ -163,15 +163,12 @@ void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initialize
 template <typename T>
 void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const PivotBlocks& pivots, int k,
                    const std::vector<Tile<T>>& column, int64_t first_row, int priority) {
-    const Tile<T>& first = column.front();
     if (ctx.counting) {
-        const double cols = first.grid->tile_cols(first.j), square = kernel_flops(kernel, cols);
-        double rows = 0;
-        for (const Tile<T>& t : column) rows += t.grid->tile_rows(t.i);
         ++ctx.counting->tasks[size_t(kernel)];
-        ctx.counting->tile_tasks[size_t(kernel)] += square > 0 ? kernel_flops(kernel, rows, cols, cols) / square : 1;
+        ctx.counting->tile_tasks[size_t(kernel)] += double(column.size());
         return;
     }
+    const Tile<T>& first = column.front();
     Context down = below(ctx, first, priority);
     if (ctx.recursion->decide(site(kernel, first, down.top_priority))) {
         const TileGrid<T> sub = TileGrid<T>::children_of(column);

@@ -108,6 +108,24 @@ TEST(Codelets, HistoryIsFoundByTileFootprint) {
     EXPECT_DOUBLE_EQ(seconds, expected * 1e-6);
 }
 
+// A column kernel's, by the footprint of a column of one tile (with its pivot block): the
+// LU's panel on a one-tile matrix is such a task.
+TEST(Codelets, ColumnHistoryIsFoundByTileFootprint) {
+    const int nb = 36;
+    const int worker = starpu_worker_get_by_type(STARPU_CPU_WORKER, 0);
+    const uint32_t footprint = detail::tile_footprints(nb)[size_t(Kernel::Getrf)];
+    detail::load_history_models();
+    detail::history_duration(Kernel::Getrf, 'd', footprint, worker);  // measures this run's panels
+    const Array<double> A = random_array<double>(nb, nb, Kind::General, rng());
+    for (int i = 0; i < 20; ++i) {
+        Matrix<double> tA = tiles_of(A, {nb});
+        Pivots p(nb);
+        ASSERT_EQ(getrf(tA, p), 0);
+    }
+    const double seconds = detail::history_duration(Kernel::Getrf, 'd', footprint, worker);
+    ASSERT_TRUE(std::isfinite(seconds) && seconds > 0) << seconds;
+}
+
 TEST(Codelets, OneHistoryModelPerOperationAndPrecision) {
     std::set<std::string> symbols;
     for (int k = 0; k < int(Kernel::Count); ++k)

@@ -115,16 +115,17 @@ echo "potrf n=16384 on the simulated H200: $h200_split tasks split"
 # LU with partial pivoting on 2 simulated cores (the development VM's models, every panel
 # height of its tiles): lp on the ladder 512..128 at least 0.98 of -b 512, the best fixed
 # tile there. The LP prices a panel as a one-tile column's history and counts a split
-# panel's children in one-tile panels by flops (lp_split.cpp); when it priced panels at the
-# cores' default rate and counted the first child (two sub-tiles high) as one sub-tile's,
-# every split looked cheaper, it split 6 of the 8 panels and ran at 0.956 of -b 512.
+# panel's column tasks by their heights (lp_split.cpp, tasks.cpp); when it priced panels at
+# the cores' default rate and counted the first child (two sub-tiles high) as one
+# sub-tile's, every split looked cheaper, it split 6 of the 8 panels and ran at 0.956 of
+# -b 512.
 getrf_gflops() {
   bash "$root/scripts/sim-testing.sh" --build "$build" --cpus 2 -o getrf -n 4096 "$@" 2>/dev/null | awk -F';' '
     $1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    $1 == "getrf" { if ($col["info"] != 0) exit 1; print $col["gflops"] }'
+    $1 == "getrf" { if ($col["info"] != 0) { print "info " $col["info"] > "/dev/stderr"; exit 1 }; print $col["gflops"] }'
 }
-fixed=$(getrf_gflops -b 512)
-ladder=$(getrf_gflops --scales 512,256,128 --split lp)
+fixed=$(getrf_gflops -b 512) || { echo "FAILED: the simulated getrf -b 512 did not run"; exit 1; }
+ladder=$(getrf_gflops --scales 512,256,128 --split lp) || { echo "FAILED: the simulated getrf on the ladder did not run"; exit 1; }
 echo "getrf n=4096 on 2 simulated cores: -b 512 $fixed GFlop/s, lp $ladder"
 awk -v f="$fixed" -v l="$ladder" 'BEGIN {
   if (f == "" || l == "") { print "FAILED: a getrf run gave no row"; exit 1 }

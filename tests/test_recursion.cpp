@@ -5,12 +5,14 @@
 
 #include <map>
 
+#include "algorithms/algorithms.hpp"
 #include "common.hpp"
 #include "lp/lp_split.hpp"
 #include "recursion/counters.hpp"
 #include "recursion/recursion.hpp"
 #include "recursion/tasks.hpp"
 #include "src/api/runtime_access.hpp"
+#include "src/starpu/matrix_access.hpp"
 #include "src/starpu/perf_models.hpp"
 #include "src/starpu/tile_storage.hpp"
 
@@ -112,8 +114,7 @@ TEST(Recursion, DepthPolicyStopsAtItsLevel) {
 }
 
 // What one split creates, learned from the algorithms in counting mode (the LP's nch), in
-// tasks on square sub-tiles: a split panel's LU on a column of h sub-tiles counts as
-// (3 h - 1) / 2 of them, its flops over one sub-tile's.
+// tasks on one sub-tile: a column task (a panel, laswp) on h sub-tiles counts as h.
 TEST(Recursion, SplitChildrenAreCountedFromTheAlgorithms) {
     using detail::Kernel;
     struct Expected {
@@ -131,15 +132,33 @@ TEST(Recursion, SplitChildrenAreCountedFromTheAlgorithms) {
         {Kernel::GetrfNopiv, 32, 16, Kernel::GetrfNopiv, 2}, {Kernel::GetrfNopiv, 32, 16, Kernel::Trsm, 2},
         {Kernel::GetrfNopiv, 32, 16, Kernel::Gemm, 1},
         // Panels of 2 and 1 sub-tiles; interchanges on the right column (2 sub-tiles) and
-        // on the left one (1), 6 each way in 4 x 4: laswp weighs 1 whatever its height.
-        {Kernel::Getrf, 32, 16, Kernel::Getrf, 2.5 + 1},  {Kernel::Getrf, 32, 16, Kernel::Laswp, 2},
+        // on the left one (1). In 4 x 4: panels of 4, 3, 2, 1; to the right of step k,
+        // 3 - k columns of 4 - k; to the left, k columns of 4 - k.
+        {Kernel::Getrf, 32, 16, Kernel::Getrf, 2 + 1},    {Kernel::Getrf, 32, 16, Kernel::Laswp, 2 + 1},
         {Kernel::Getrf, 32, 16, Kernel::Trsm, 1},         {Kernel::Getrf, 32, 16, Kernel::Gemm, 1},
-        {Kernel::Getrf, 64, 16, Kernel::Getrf, 5.5 + 4 + 2.5 + 1}, {Kernel::Getrf, 64, 16, Kernel::Laswp, 6 + 6},
+        {Kernel::Getrf, 64, 16, Kernel::Getrf, 4 + 3 + 2 + 1}, {Kernel::Getrf, 64, 16, Kernel::Laswp, 20 + 10},
     };
     for (const Expected& e : table)
         EXPECT_DOUBLE_EQ(detail::split_children(e.parent, e.nb, e.child_nb, 'd')[size_t(e.kind)], e.count)
             << detail::kernel_name(e.parent) << " " << e.nb << "/" << e.child_nb << " -> " << detail::kernel_name(e.kind);
     EXPECT_EQ(detail::registered_tile_handles(), 0);  // counting registers nothing
+}
+
+// A call's column tasks weigh their height in tiles, whatever the width of their last
+// tile column: an LU of a 100 x 33 matrix in tiles of 16 (7 x 3 tiles, the last column
+// one wide) has panels of 7, 6 and 5 tiles.
+TEST(Recursion, ColumnTasksWeighTheirHeight) {
+    using detail::Kernel;
+    detail::TileStorage<double> a(100, 33, {16}, nullptr, 100);  // no memory: counting only
+    const detail::CountedTasks count = detail::count_tasks(
+        [&](const detail::Context& ctx) { algorithms::getrf(ctx, detail::MatrixAccess::view(a), detail::PivotBlocks{}); });
+    EXPECT_EQ(count.tasks[size_t(Kernel::Getrf)], 3);
+    EXPECT_DOUBLE_EQ(count.tile_tasks[size_t(Kernel::Getrf)], 7 + 6 + 5);
+    // To the right of steps 0 and 1: 2 columns of 7 tiles, 1 of 6; to the left of steps 1
+    // and 2: 1 column of 6, 2 of 5.
+    EXPECT_EQ(count.tasks[size_t(Kernel::Laswp)], 6);
+    EXPECT_DOUBLE_EQ(count.tile_tasks[size_t(Kernel::Laswp)], 14 + 6 + 6 + 10);
+    EXPECT_EQ(count.tasks[size_t(Kernel::Gemm)], count.tile_tasks[size_t(Kernel::Gemm)]);
 }
 
 // Sub-task priorities order first by their parents' priorities, then by their own.

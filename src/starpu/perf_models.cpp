@@ -32,8 +32,9 @@ KernelFootprints tile_footprints(int nb) {
     const uint32_t tile = starpu_hash_crc32c_be(starpu_hash_crc32c_be(uint32_t(nb), uint32_t(nb)),
                                                 uint32_t(STARPU_MATRIX_INTERFACE_ID));
     // A column kernel's depends on its column's height: that of a one-tile column, with
-    // its pivot block (a vector's is the CRC of its length), which every LU's last step
-    // runs, at every level it splits down to.
+    // its pivot block (a vector's is the CRC of its length), the LP's kind. A square LU
+    // whose order is a multiple of the tile ends on one, and so does a split panel's LU
+    // where its own last sub-panel splits; a tall LU ends on a taller column.
     const uint32_t pivots =
         starpu_hash_crc32c_be(starpu_hash_crc32c_be(uint32_t(nb), 0), uint32_t(STARPU_VECTOR_INTERFACE_ID));
     KernelFootprints footprints{};
