@@ -179,10 +179,11 @@ private:
                     else if (in_run[size_t(t)])
                         measured[size_t(l)] =
                             history_duration(Kernel(t), precision_, footprints_[size_t(l)][size_t(t)], worker);
-                double seconds_per_flop = 1 / units_[u].estimated_flops;
+                int last = -1;  // the finest level with history
                 for (int l = 0; l < levels_; ++l)
-                    if (!std::isnan(measured[size_t(l)]))
-                        seconds_per_flop = measured[size_t(l)] / work(Kernel(t), scales_[size_t(l)]);
+                    if (!std::isnan(measured[size_t(l)])) last = l;
+                const double seconds_per_flop = last < 0 ? 1 / units_[u].estimated_flops
+                                                         : measured[size_t(last)] / work(Kernel(t), scales_[size_t(last)]);
                 // A panel's LU is trsm and gemm work on narrower columns: its rate follows
                 // trsm's from level to level (on the 2 cores a one-tile panel of 512 runs at
                 // 38 GFlop/s, 256 at 29, 128 at 16; trsm at 47, 37, 32), from its last level
@@ -192,20 +193,16 @@ private:
                 // A GPU's panel without history keeps the default rate: cuSOLVER there, with
                 // copies and pivots through the host, is far below cuBLAS's trsm.
                 static_assert(int(Kernel::Trsm) < int(Kernel::Getrf), "trsm's durations come first");
-                auto trsm_rate = [&](int l) {
+                auto trsm_seconds_per_flop = [&](int l) {
                     return kernel_seconds_[kind(int(Kernel::Trsm), l) * units + u] / work(Kernel::Trsm, scales_[size_t(l)]);
                 };
                 double over_trsm = std::nan("");  // a panel's seconds per flop over trsm's
-                if (Kernel(t) == Kernel::Getrf) {
-                    for (int l = 0; l < levels_; ++l)
-                        if (!std::isnan(measured[size_t(l)]))
-                            over_trsm = measured[size_t(l)] / work(Kernel(t), scales_[size_t(l)]) / trsm_rate(l);
-                    if (std::isnan(over_trsm) && units_[u].type == STARPU_CPU_WORKER) over_trsm = 1;
-                }
+                if (Kernel(t) == Kernel::Getrf && last >= 0) over_trsm = seconds_per_flop / trsm_seconds_per_flop(last);
+                if (Kernel(t) == Kernel::Getrf && last < 0 && units_[u].type == STARPU_CPU_WORKER) over_trsm = 1;
                 for (int l = 0; l < levels_; ++l) {
                     calibrated_[at(l)] = !std::isnan(measured[size_t(l)]);
                     if (!calibrated_[at(l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
-                    const double rate = std::isnan(over_trsm) ? seconds_per_flop : over_trsm * trsm_rate(l);
+                    const double rate = std::isnan(over_trsm) ? seconds_per_flop : over_trsm * trsm_seconds_per_flop(l);
                     kernel_seconds_[at(l)] =
                         calibrated_[at(l)] ? measured[size_t(l)] : rate * work(Kernel(t), scales_[size_t(l)]);
                     inputs_.duration[at(l)] = kernel_seconds_[at(l)];
