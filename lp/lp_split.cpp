@@ -86,8 +86,8 @@ public:
         // The kind's target as a running credit: each decision adds it (up to 1), a split
         // spends 1. It carries over solves: counted from each solve, the first decision
         // after one split at any target above 0, and with GPUs solves come every few
-        // decisions of a kind (gemm n = 65536 on one simulated H100: 47 % of the 4096
-        // tasks split for targets of 0.0003-0.0012). Where the last solve had no task of
+        // decisions of a kind (doc/results/2026-11-27-sim-h100-darts-vs-dmdar-windows.md).
+        // Where the last solve had no task of
         // this kind, it has no ratio for it: the workers' need decides alone (with GPUs,
         // only after a failed solve, see above).
         if (known_[k]) credit_[k] = std::min(1.0, credit_[k] + targets_[k]);
@@ -143,10 +143,7 @@ private:
         // With GPUs, the cores' MinN is 0: (4) would otherwise split tiles for cores that
         // would take seconds on them, the scheduler gives those tiles to the GPUs (a core
         // takes a task only if it would end it no later than a GPU), and the next solve
-        // splits more (gemm n = 65536 on two simulated H100s). A cap at the tasks the cores
-        // could end during the GPUs' pending work came out 0 in every run with GPUs (laswp
-        // was priced at 0), as every measurement with GPUs since 2026-11-27 ran
-        // (doc/splits-on-gpus.md).
+        // splits more (doc/notes/splits-on-gpus.md).
         for (const Unit& u : units_) {
             inputs_.workers.push_back(double(starpu_worker_get_count_by_type(u.type)));
             inputs_.available.push_back(1);
@@ -337,16 +334,15 @@ private:
     }
 
     // The critical path with GPUs, which the LP does not see either: a split gives the
-    // cores children a GPU runs tens of times faster (a 1024 syrk: 24 ms on a core of the
-    // V100-like model, 0.18 ms on its GPU). Where a factorization's panel goes to the
+    // cores children a GPU runs tens of times faster. Where a factorization's panel goes to the
     // cores, each of its remaining top-level steps waits for a chain of such children:
     // 2 r of them for one split (r the ratio of the scales at its level: r sub-steps, each
     // a panel kernel and its update), times the sub-steps of the levels above (the product
     // of their ratios). The steps left are half the top-level task's loop-nest priority
     // (TaskSite::priority). So a task whose children the cores can run splits only if that
     // chain fits in the GPUs' remaining work: on the V100-like GPU no panel of n = 16384
-    // splits, at 32768 the first steps' do (doc/splits-on-gpus.md, "The critical path with
-    // GPUs"). Children only the GPUs run (over the cores' tile limit) are the LP's to weigh.
+    // splits, at 32768 the first steps' do (doc/notes/splits-on-gpus.md, "The critical
+    // path with GPUs"). Children only the GPUs run (over the cores' tile limit) are the LP's to weigh.
     bool critical_path_allows(const TaskSite& site, const Counters& counters) const {
         const size_t units = units_.size();
         const size_t child = kind(int(site.op), site.level + 1);

@@ -18,15 +18,14 @@ constexpr double tasks_per_gpu = 2;
 
 // With GPUs, the share of the machine's flop rate under which the LP counts on the cores
 // for no task and chooses the GPUs' tile sizes alone (lp_split.cpp, update_runs): 15
-// cores are 0.3 % of an H200, 0.3 % of the H100 of sim/; they count beside the V100-like
-// GPU.
+// cores fall under it beside an H200 or the H100 of sim/, not beside the V100-like GPU
+// (doc/results/2026-11-28-sim-h200-lp.md).
 constexpr double least_core_share = 0.02;
 
 // What a task costs a GPU's worker beside its kernel, which the kernels' models leave
-// out, added to the GPUs' durations where the LP chooses their tile sizes alone: on the
-// H200 (2026-11-28 trace) the GPU's worker started a task a median 33 us after the
-// previous one ended (10 % of the gaps under 12 us). Without it, the LP cut 2048 dgemms
-// into eight 1024 ones, measured 7 % faster as kernels there.
+// out, added to the GPUs' durations where the LP chooses their tile sizes alone: the gap
+// between a GPU's tasks on the H200 (doc/results/2026-11-28-h200-loan.md). Without it,
+// the LP cut 2048 dgemms into eight 1024 ones whose kernels alone are faster.
 constexpr double gpu_task_seconds = 30e-6;
 
 // Flop rates (flop/s of one worker) for kernels without history yet: only ratios between

@@ -17,9 +17,8 @@ struct CountedTasks {
     std::array<int64_t, kernel_count> tasks{};
     // Their work in tasks of the kernel on one tile, the LP's kinds: a column task (a
     // panel, laswp) weighs its height in tiles, every other task 1, edge tiles as full
-    // ones. On the 2 cores a panel of h tiles of 256 or 512 took 2.0-2.3 times a one-tile
-    // panel's time for h = 2, 4.0-4.6 for 4, 7.9-9.4 for 8 (its flops: 2.5, 5.5, 11.5
-    // times); a laswp 1.6-1.7, 2.6-2.9, 3.4-4.2 times (doc/results/2026-11-29-getrf-lp-panels.md).
+    // ones: a panel's and a laswp's times grow about as their heights, more slowly than a
+    // panel's flops (doc/results/2026-11-29-getrf-lp-panels.md).
     std::array<double, kernel_count> tile_tasks{};
 };
 

@@ -73,7 +73,7 @@ bool Recursion::decide(const TaskSite& site) {
     // GPU, since the cores take large tiles only when they would end them first. The
     // tile's state alone depends on how far the submissions run ahead of the kernels
     // (doc/results/tuning-history.md#kept-whole-on-gpu). A split there sends the tile home
-    // for the cores, which costs more than they add (doc/splits-on-gpus.md). Where StarPU
+    // for the cores, which costs more than they add (doc/notes/splits-on-gpus.md). Where StarPU
     // splits and gathers tiles on the GPU that holds them (tiles_split_on_device), a task
     // whose sub-tasks only GPUs run (over the cores' tile limit) splits there, in place; with
     // Debian's StarPU every split goes through host memory, and the rule holds for all.

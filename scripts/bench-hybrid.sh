@@ -3,10 +3,11 @@
 # (scripts/sim-testing.sh --gpus 1), over an ensemble of submission windows.
 # A simulated run is deterministic, but with recursive tiles (--split lp) its schedule is
 # chaotic: the LP's split decisions follow the order in which tasks end, so any change
-# in timing (a scheduler rule, the window) moves a point by 5-15 % either way, for dmdar
-# as for darts. One run per point compares two draws; this compares, per configuration,
-# the mean over windows of 448..576 tasks (32 per core is 480 with 15 cores; the default
-# adds 128 per GPU since 2026-11-28, which one GPU does not notice), and prints each
+# in timing (a scheduler rule, the window) moves a point by several percent either way,
+# for dmdar as for darts (doc/scheduling.md, "Comparing schedulers"). One run per point
+# compares two draws; this compares, per configuration, the mean over windows of
+# 448..576 tasks (32 per core is 480 with 15 cores; the default adds 128 per GPU, which
+# one GPU does not notice), and prints each
 # scheduler's range.
 # Usage: scripts/bench-hybrid.sh [BUILD_SIM_DIR] [OUTDIR]
 #   GRAIN_BENCH_CPUS     simulated cores [15]

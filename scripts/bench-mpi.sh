@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The overhead of distributed runs on one machine (issue 53): dpotrf by one process with
+# The overhead of distributed runs on one machine: dpotrf by one process with
 # 2 workers (no mpirun) against 2 processes of 1 worker each under mpirun (grids 1 x 2
 # and 2 x 1), and one process with 1 worker (the per-core rate); ROUNDS rounds, each
 # running every configuration once, so that they alternate. Prints each run's GFlop/s,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The DARTS paper's experiments (../shared/papers/darts-luf-multi-gpu-scheduling.txt,
-# section V) under its own conditions, in grain's simulator: scripts/bench-sched.sh runs
-# this with GRAIN_BENCH_MODE=paper. What differs from bench-sched.sh's default mode:
+# The experiments of the DARTS paper ("Memory-Aware Scheduling of Tasks Sharing Data on
+# Multiple GPUs with Dynamic Runtime Systems", IPDPS 2022, section V) under its own
+# conditions, in grain's simulator: scripts/bench-sched.sh runs this with
+# GRAIN_BENCH_MODE=paper. What differs from bench-sched.sh's default mode:
 # - tasks only read (grain_sched_bench --outputs none): the paper's model has no outputs;
 # - the schedulers' time is charged (STARPU_SIMGRID_SCHED_COST=1) for the figures that
 #   come from real runs, not for Figures 5 and 10, which the paper simulated without it;
@@ -13,7 +14,7 @@
 #   paper's 8400 MB (N = 300); the others stop at 1770 MB (1 GPU), 2359 (2 GPUs), 3539 (2D
 #   random), 2949 (2D, 4 GPUs), 14930 (3D), 3023 (Cholesky), where the paper's 2D go to 8400
 #   MB and 3D to 50000: with the time charged, a 2D point of 40000 tasks on 4 GPUs takes
-#   DMDAR 7 minutes of this machine (2026-11-27).
+#   DMDAR minutes of a 2-core machine.
 # Usage: scripts/bench-sched-paper.sh GRAIN_SCHED_BENCH OUTDIR
 #   GRAIN_BENCH_REPS   runs per point [3]
 #   GRAIN_BENCH_SCHEDS the schedulers that get REPS runs per point, the others one [all]

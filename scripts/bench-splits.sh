@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --split lp against the best fixed tile size on a simulated machine with GPUs
-# (scripts/sim-testing.sh), each scheduler against its own best, as issue 48's goals ask:
+# (scripts/sim-testing.sh), each scheduler against its own best:
 # one ladder per machine for every size and scheduler, GFlop/s as the mean over the
 # submission windows of scripts/bench-hybrid.sh (a run with recursive tiles is chaotic in
 # the window: see there), and the MB moved to and from the GPUs, also as means.

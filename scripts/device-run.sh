@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU issue's work on a lent GPU machine, in calls of the device tool of at most 6
+# A GPU loan's work on a lent GPU machine, in calls of the device tool of at most 6
 # minutes each (start-up aside), each result written under $OUT as soon as it exists, so
 # that a run cut short still brings back what it did, and at most 8 files (the tool's
 # limit). In order, most needed first:
@@ -24,18 +24,18 @@
 #      and the vendor, sizes $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv (its medians:
 #      awk -F';' -f scripts/vendor-ratio.awk table.csv);
 #   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB): larger.csv;
-#   suite (issue 47, not in the default): every test program of the build once, whole,
+#   suite (not in the default): every test program of the build once, whole,
 #      with the GPU visible: suite.txt (per program its exit code and gtest's summary);
-#   6. splits (issue 48, not in the default): --split lp against the fixed tiles, potrf and
+#   6. splits (not in the default): --split lp against the fixed tiles, potrf and
 #      getrf_nopiv at n = $SPLIT_N under darts and dmdar, each configuration once per
 #      round, $SPLIT_ROUNDS rounds alternating them: splits.txt (the runs, then their
 #      summary by scripts/splits-summary.awk, as scripts/bench-splits.sh prints the
 #      simulated ones).
 # Phases 3-6 and pinning run under $SCHED [darts] (6: darts and dmdar), each process's
 # timed runs after one untimed one (--warmup: CUDA loads a library's kernel when it first
-# runs, 59 ms for the first trsm on the H200, 2026-11-28); calibration under StarPU's
+# runs; doc/results/2026-11-28-h200-loan.md); calibration under StarPU's
 # prio, which sends every kernel size to every worker that can run it. $OPS replaces the
-# table's operations (e.g. OPS=getrf for issue 50's n = 32768).
+# table's operations (e.g. OPS=getrf for getrf at n = 32768).
 # Each phase runs under its own time limit ($LIMITS), each table case under CASE_LIMIT, so
 # the later ones still get theirs. Two calls do a loan's work:
 #   bash scripts/device-run.sh                       machine calibrate pinning trace table (16384)
@@ -110,9 +110,9 @@ run_until() {
   timeout "$left" "$driver" "$@" || say "stopped (rc $?): $*"
 }
 
-# Tiles cut and gathered on the GPU by StarPU's patch 07, whose CUDA copies had run nowhere
-# before: every task split, 4096 tiles into 2048 ones the cores do not take, the results
-# checked, at each call's start (seconds). If a run fails, this call's phases go on with the
+# Tiles cut and gathered on the GPU by StarPU's patch 07's CUDA copies: every task split,
+# 4096 tiles into 2048 ones the cores do not take, the results checked, at each call's
+# start (seconds). If a run fails, this call's phases go on with the
 # patch off, so that it cannot spoil the loan.
 for op in potrf getrf_nopiv; do
   if ! timeout 60 "$driver" -o $op -n "$cut_n" --scales "$cut_scales" --split all --check -v >> "$log" 2>&1; then
@@ -139,7 +139,7 @@ for phase in $phases; do
             grep -i 'core\|^gemm'
         done
         "$driver" -o potrf -n "$top" -b "$((top / 2))" -H
-        # What pinning and copies cost here (issue 47: grain's time pins the caller's
+        # What pinning and copies cost here (grain's time includes pinning the caller's
         # matrix); the kernel's huge pages first.
         echo "transparent_hugepage: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
         [ -n "${REHEARSE:-}" ] || timeout 60 "$build/testing_drivers/grain_pin_bench" 8
@@ -156,8 +156,8 @@ for phase in $phases; do
       # Each operation calibrates the kernels it uses (potrf: potrf, trsm, syrk, gemm;
       # getrf_nopiv: getrf, trsm, gemm); the phase's limit covers the three together. One
       # GPU kernel at a time (STARPU_CUDA_PIPELINE=0): with kernels queued on the stream, a
-      # kernel's measured time may include waiting for the one before it (the 2026-11-26
-      # loan measured a 256 dgemm at 31 us and a 512 dtrsm at 266 us).
+      # kernel's measured time may include waiting for the one before it
+      # (doc/results/2026-11-26-h100-calibration-lost.md).
       for op in potrf getrf_nopiv gemm; do
         STARPU_CUDA_PIPELINE=0 STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o $op -n "$((2 * top))" --scales "$scales" \
           --split random:0.5 --niter 3 >> "$out/calibrate.csv" 2>> "$log"
@@ -171,10 +171,10 @@ for phase in $phases; do
     table)
       for n in ${sizes//,/ }; do
         check=; [ "$n" -ge 32768 ] && check=--check  # the O(n^2) checks (doc/usage.md)
-        # getrf (partial pivoting, issue 50) last, and only to n = 16384: its panels run
+        # getrf (partial pivoting) last, and only to n = 16384: its panels run
         # on the cores (about n^2 nb / 2 flops: 2 TFlop at n = 32768 on the 3840 ladder),
-        # and the operations before it are those of issue 47's goals. Then zgemm against
-        # cuBLAS's (issue 51). An entry is OP or OP:PRECISION (d by default).
+        # and the operations before it come first. Then zgemm against cuBLAS's. An entry
+        # is OP or OP:PRECISION (d by default).
         ops="potrf getrf_nopiv gemm"; [ "$n" -le 16384 ] && ops="$ops getrf gemm:z"
         for entry in ${OPS:-$ops}; do
           op=${entry%%:*} p=d; [ "$entry" != "$op" ] && p=${entry#*:}
@@ -190,7 +190,7 @@ for phase in $phases; do
         --split lp --sched "$sched" --gpu-mem "${LARGER_MEM:-$larger_mem}" --vendor --check -v >> "$out/larger.csv" 2>> "$log" ;;
     pinning)
       # A user's matrix pinned tile column by tile column in pin tasks (mode 1,
-      # GRAIN_PIN_COLUMNS=1, the default), all of it first (0, before 2026-11-28), or by
+      # GRAIN_PIN_COLUMNS=1, the default), all of it first (0), or by
       # the caller before grain's clock starts, as the vendor's arrays are (pinned:
       # --pinned; what grain's time would be without pinning); and mode 1 without the NaN
       # check (nonan: GRAIN_NANCHECK=0; the scan of the inputs, which the simulation does
@@ -214,7 +214,7 @@ for phase in $phases; do
         done
       done ;;
     suite)
-      # The whole suite with the GPU visible (issue 47): each test program of the build
+      # The whole suite with the GPU visible: each test program of the build
       # once, all of its tests, its summary in suite.txt. The driver's tests find the
       # moved driver through GRAIN_TESTING_BINARY.
       export GRAIN_TESTING_BINARY=$driver
@@ -228,7 +228,7 @@ for phase in $phases; do
       rm -f "$out/suite-run.txt"
       say "suite: $(grep -c 'rc 0$' "$out/suite.txt") of $(grep -c '^== ' "$out/suite.txt") programs exited 0, $(grep -c 'rc 77$' "$out/suite.txt") with tests skipped" ;;
     splits)
-      # Issue 48 on the real GPU: the lp ladder against its scales but the smallest as
+      # On the real GPU: the lp ladder against its scales but the smallest as
       # fixed tiles, each scheduler against its own best. Rounds alternate the
       # configurations (the machine's drift spreads over all); an operation's rounds all
       # come before the next operation's, so a cut phase leaves whole comparisons.

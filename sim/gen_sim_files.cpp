@@ -300,9 +300,9 @@ void write_platform(const std::filesystem::path& path, int gpus, int cpus = ncpu
 // hybrid machine's constants). dgemm must be measured at every tile on the GPU; on the
 // cores, a tile above the largest measured one scales that one's time by the flops.
 constexpr int measured_ladder[] = {256, 512, 1024, 2048, 4096};
-// Fewer runs: a first call's setup may be in them (85 ms dpotrf 2048), but two that agree
-// within 10 % are kept (dgetrf_nopiv 4096 on the H200: 2446 +- 18 us, where dgemm's ratio
-// at 2048 said 6700).
+// Fewer runs: a first call's setup may be in them, but two that agree within 10 % are
+// kept, as a kernel's own mean is closer than dgemm's ratio at another tile gives
+// (dgetrf_nopiv 4096 on the H200: doc/results/2026-11-28-h200-loan.md).
 constexpr int measured_min_samples = 3;
 constexpr double gpu_memory_bytes_per_s = 2e12;  // scale on the GPU: read and write the tile
 constexpr double core_memory_bytes_per_s = 10e9;

@@ -55,8 +55,8 @@ inline uintptr_t simulated_range(size_t bytes) {
 
 // Runs f(t, threads) on each of `threads` threads, one per core, or on this thread alone
 // for less than `elements` worth it: the driver's arrays are up to 18 GiB (n = 49152), and
-// one thread touches new pages at about 2 GB/s on a GPU machine
-// (doc/results/2026-11-28-h200-loan.md), minutes of a short loan.
+// one thread touches new pages too slowly for a short loan on a GPU machine
+// (doc/results/2026-11-28-h200-loan.md).
 template <typename F>
 void on_threads(size_t elements, F&& f) {
     const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), elements >> 20));

@@ -3,8 +3,8 @@
 // quarters), the same on memory advised for huge pages, copies of a 4096 x 4096 double tile
 // (ld 16384) up and down from pageable and from pinned memory (one stream, and 4 threads at
 // once), a tile across two ranges registered apart (its bytes checked), and the whole array
-// staged to the GPU and back through small pinned buffers by 1 to all cores. Issue 47:
-// grain's time includes pinning the caller's matrix; the vendor's does not
+// staged to the GPU and back through small pinned buffers by 1 to all cores. grain's
+// time includes pinning the caller's matrix; the vendor's does not
 // (doc/results/2026-11-28-h200-loan.md).
 // Built with GRAIN_USE_CUDA; scripts/device-run.sh runs it in its machine phase.
 // Usage: grain_pin_bench [GiB, default 8]   (one "name;value;unit" line per measure)

@@ -344,8 +344,8 @@ TEST(Driver, InvalidArgumentsExitNonZeroNamingThem) {
     }
 }
 
-// Issue 46, item 6: an array's rows * cols is checked, not wrapped: 2^62 x 4 elements
-// wrapped to none, which the generator then wrote past.
+// An array's rows * cols is checked, not wrapped: 2^62 x 4 elements would wrap to none,
+// and the generator would write past it.
 TEST(DriverSizes, ArraysRefuseSizesThatOverflow) {
     using grain::testing::Array;
     EXPECT_THROW(Array<double>(int64_t(1) << 62, 4), std::length_error);
@@ -384,7 +384,7 @@ TEST(Driver, SizesBeyondLapackIntsExitTwo) {
 }
 
 // A range is expanded by its count of values, so that its last step cannot overflow
-// (start:end at the largest value used to loop forever).
+// (start:end at the largest value would otherwise loop forever).
 TEST(Driver, RangesEndingAtTheLargestValueEnd) {
     const Output o = run("-o potrf -n 9223372036854775807:9223372036854775807");
     EXPECT_EQ(o.exit_code, 2) << o.out;
@@ -467,8 +467,8 @@ TEST(DriverMemory, CasesBeyondTheMemoryAreRefused) {
     EXPECT_NE(out.out.find("needs more than 2^64 bytes"), std::string::npos) << out.out;
 }
 
-// Issue 46, item 7: every number is parsed into the type it is used as, and a value out
-// of its range is refused, saying the range (4294967297 used to run with nb = 1).
+// Every number is parsed into the type it is used as, and a value out of its range is
+// refused, saying the range (4294967297 must not wrap to nb = 1).
 TEST(DriverOptions, NumbersOutOfTheirRangeAreRefusedSayingIt) {
     const struct {
         const char* arguments;
@@ -521,8 +521,8 @@ TEST(DriverOptions, HelpIsAnOutcomeOfParse) {
     EXPECT_NE(o.out.find("Exit status"), std::string::npos) << o.out;
 }
 
-// Issue 46, item 8: a scheduler neither StarPU nor grain has is refused, listing those
-// there are (it used to run StarPU's default and exit 0); from a variable too.
+// A scheduler neither StarPU nor grain has is refused, listing those there are (rather
+// than running StarPU's default and exiting 0); from a variable too.
 TEST(Driver, UnknownSchedulerExitsTwoListingTheValidOnes) {
     Output o = run("-o potrf -n 10 --sched nosuch");
     EXPECT_EQ(o.exit_code, 2) << o.out;
@@ -582,7 +582,7 @@ TEST(DriverLpStats, WriteErrorsAreReported) {
 
 // The columns say what ran: potrf reads neither -m nor -k nor --nrhs (one run, m = n, and
 // a note on stderr), gemm reads no --nrhs, the solves read no -k.
-// The FP64 peaks of the issue's GPUs by their CUDA names; PCIe and NVL boards are not
+// The FP64 peaks of the GPUs the driver knows, by their CUDA names; PCIe and NVL boards are not
 // taken for the SXM ones; an unknown GPU has none. The peak columns come with GPU runs.
 TEST(DriverPeak, GpuNamesGiveTheirFp64Peak) {
     EXPECT_EQ(driver::fp64_peak_gflops("NVIDIA H100 80GB HBM3"), 67000);

@@ -3,16 +3,15 @@
 # GPU; deterministic); the workers' task counts come from STARPU_WORKER_STATS, less the
 # pin tasks the cores run (one per tile column).
 # 1. The cores get work: on 4 cores, a dpotrf n=4096 nb=256 under --sched darts must run
-#    some of its kernels on the cores (84 of 816 when written; at nb=512 the GPU is so much
-#    faster that none is worth a core), and every kernel exactly once (the workers' counts
-#    add up to the driver's). Before the cores' expected-time rule
-#    (src/sched/darts_cores.cpp), they took only tasks below a size that was 0 by
-#    default: in grain's routines, where every kernel has a GPU version, they ran nothing.
+#    some of its kernels on the cores (at nb=512 the GPU is so much faster that none is
+#    worth a core), and every kernel exactly once (the workers' counts add up to the
+#    driver's). The cores' expected-time rule (src/sched/darts_cores.cpp) is what gives
+#    them work: in grain's routines every kernel has a GPU version.
 # 2. The cores leave the GPU what it would run sooner: on 15 cores, a dpotrf n=8192
 #    nb=1024 runs every kernel on the GPU (as under dmdar). A task that only the loads
 #    make worth a core must end there before the GPU has loaded the tiles of the work at
-#    least as urgent (core_candidate); before that rule a core took a panel's trsm (25 ms
-#    there, 4 ms of work ahead of it on the GPU) early, and the run was 0.90x dmdar.
+#    least as urgent (core_candidate); without that rule a core takes a panel's trsm early,
+#    and the GPU waits for it (doc/notes/darts-notes.md).
 # Usage: tests/test_hybrid_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}

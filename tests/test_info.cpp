@@ -133,7 +133,7 @@ TYPED_TEST(Info, NanInAnInputIsRefusedUntouched) {
             Matrix<T> tA = tiles_of(A, scales());
             EXPECT_EQ(potrf(uplo, tA), expected);
             EXPECT_TRUE(same_bits(to_array(tA), A));
-            // The _async forms do not check (README, "Errors").
+            // The _async forms do not check (doc/usage.md, "Errors").
             Matrix<T> unchecked = tiles_of(A, scales());
             EXPECT_GE(potrf_async(uplo, unchecked).wait(), 0);
             // The other triangle is not read: LAPACKE and grain both factor.

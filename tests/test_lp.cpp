@@ -119,9 +119,10 @@ TEST(Lp, MinimumWorkBeyondWhatSplittingGivesStaysFeasible) {
     EXPECT_EQ(lp.failures(), 0);
 }
 
-// The slides: GEMM, TRSM and SYRK tiles, one GPU about 380, 307 and 343 times as fast
-// as one CPU core; a split makes 8 GEMMs, or 4 TRSMs + 2 GEMMs, or 4 SYRKs + 2 GEMMs,
-// of an eighth of the work each. GPUs lose efficiency on small tiles; CPU cores do not.
+// The slides "Recursive tasks" (Morin et al.): GEMM, TRSM and SYRK tiles, one GPU about
+// 380, 307 and 343 times as fast as one CPU core; a split makes 8 GEMMs, or 4 TRSMs + 2
+// GEMMs, or 4 SYRKs + 2 GEMMs, of an eighth of the work each. GPUs lose efficiency on
+// small tiles; CPU cores do not.
 enum { GEMM, TRSM, SYRK, GPU = 0, CPU = 1 };
 
 Inputs slides(double cores, double gemms, double trsms) {

@@ -3,15 +3,11 @@
 # (scripts/sim-testing.sh; kernels timed from sim/ models, deterministic), a dpotrf
 # n=4096 on the ladder 2048..256 must run a larger share of its kernels at the finest
 # scale on 16 cores than on 2, and at least 95% of them at 256 on 16 cores (where the
-# best fixed tile size is 256; on 2 cores it is 512). Before the LP counted only real
-# tasks (it met its MinN with phantom kernels), 16 cores ran 9% of their kernels at 512
-# (a smaller share at 256 than 2 cores: 0.909 against 0.925), at 0.70 of the GFlop/s of
-# nb=256; now (MinN 16, a solve every 50 submitted tasks, window 32 per core, workers
-# lacking tasks below 8 ready each) 16 cores run all of them at 256 and 2 cores 0.771
-# (0.827 with the bar at 16 ready tasks each). And 2 cores must keep at least 10% of their
-# kernels above 256: while the critical-path split asked the ready work to cover R times
-# a task's duration instead of R - 1 times (lp_split.cpp), 2 cores ran 0.942 of their
-# kernels at 256, and the real 2-core machine paid 6-12% per flop for it.
+# best fixed tile size is 256; on 2 cores it is 512). An LP that meets its MinN with
+# phantom kernels instead of real tasks fails it. And 2 cores must keep at least 10% of
+# their kernels above 256: the critical-path split asks the ready work to cover R - 1
+# times a task's duration, not R times (lp_split.cpp), which split too much on 2 cores,
+# where small tiles cost per flop (doc/results/tuning-history.md).
 # Usage: tests/test_lp_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}
@@ -43,10 +39,9 @@ awk -v a="$two" -v b="$sixteen" 'BEGIN {
 # the last solve had no pending task of, instead of letting the workers' need, counted in
 # cores, split it (lp_split.cpp): a solve sooner than the period (50 tasks) must come at
 # such a kind, and some must. The first solve sees every top-level task a call announced,
-# so within one factorization no kind is new (getrf_nopiv n=4096 had 13 early solves of
-# 19 before the calls announced their tasks, none since); a second call is where one comes:
-# posv is potrf, then potrs's triangular solves (4 cores + one simulated GPU, n=4096,
-# 2048 right-hand sides: 2 of the 4 solves after the first when written).
+# so within one factorization no kind is new; a second call is where one comes: posv is
+# potrf, then potrs's triangular solves (4 cores + one simulated GPU, n=4096, 2048
+# right-hand sides).
 stats=$(mktemp)
 trap 'rm -f "$stats"' EXIT
 bash "$root/scripts/sim-testing.sh" --build "$build" --gpus 1 --cpus 4 -o posv -n 4096 --nrhs 2048 \
@@ -86,10 +81,11 @@ echo "potrf panels split at level 0: n=16384 $small_split of $small_total, n=327
 [ "$large_split" -gt 0 ] && [ "$large_split" -lt 16 ] || { echo "FAILED: n=32768 should split its first panels only"; exit 1; }
 
 # A kind's target is a share of its decisions, kept as a credit over solves (lp_split.cpp):
-# counted from each solve, the first decision after one split whatever the target, and
-# with GPUs solves come every few decisions of a kind. gemm n = 65536 on one simulated
-# H100 and 15 cores (targets for the 4096 tasks of 0.0003-0.0012) then split 47 % of its
-# 4096 tasks and ran at 0.45 of flat tiles; the credit splits at most 1 %.
+# counted from each solve instead, the first decision after one split whatever the
+# target, and with GPUs solves come every few decisions of a kind, so gemm n = 65536 on
+# one simulated H100 and 15 cores, whose targets for the 4096 tasks are far below 1 %,
+# would split many of them; the credit splits at most 1 %
+# (doc/results/2026-11-27-sim-h100-darts-vs-dmdar-windows.md).
 gemm_split=$(bash "$root/scripts/sim-testing.sh" --build "$build" --machine h100 --gpus 1 --cpus 15 -o gemm -n 65536 \
   --sched darts --window 512 --scales 4096,2048,1024 --split lp -v 2>/dev/null |
   sed -n 's/.*tasks split\/submitted per operation and level: gemm=\([0-9]*\)\/\([0-9]*\),.*/\1 \2/p' | head -1)
@@ -100,10 +96,10 @@ echo "gemm n=65536 on one H100: $gemm_done of $gemm_total top-level tasks split"
 
 # Cores under 2 % of the machine's flop rate count for no task in the LP, and each GPU
 # task costs its worker 30 us beside its kernel (lp_tuning.hpp): on the simulated H200 and
-# 15 cores (0.3 % of it), potrf n = 16384 on the ladder 4096..512 then splits nothing, as
-# the best fixed tile there (4096) does not; before, the area bound cut 7 tiles for work
-# the cores could take and for 2048 dgemms measured slower than eight 1024 ones, at 0.73 of
-# -b 4096 (2026-11-28).
+# 15 cores, potrf n = 16384 on the ladder 4096..512 then splits nothing, as the best fixed
+# tile there (4096) does not. Otherwise the area bound cuts tiles for work the cores could
+# take, and for 2048 dgemms whose kernels alone are slower than eight 1024 ones
+# (doc/results/2026-11-28-sim-h200-lp.md).
 h200_split=$(bash "$root/scripts/sim-testing.sh" --build "$build" --machine h200 --gpus 1 --cpus 15 -o potrf -n 16384 \
   --sched darts --scales 4096,2048,1024,512 --split lp 2>/dev/null | awk -F';' '
     $1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -115,10 +111,10 @@ echo "potrf n=16384 on the simulated H200: $h200_split tasks split"
 # LU with partial pivoting on 2 simulated cores (the development VM's models, every panel
 # height of its tiles): lp on the ladder 512..128 at least 0.98 of -b 512, the best fixed
 # tile there. The LP prices a panel as a one-tile column's history and counts a split
-# panel's column tasks by their heights (lp_split.cpp, tasks.cpp); when it priced panels at
-# the cores' default rate and counted the first child (two sub-tiles high) as one
-# sub-tile's, every split looked cheaper, it split 6 of the 8 panels and ran at 0.956 of
-# -b 512.
+# panel's column tasks by their heights (lp_split.cpp, tasks.cpp); panels priced at the
+# cores' default rate, with the first child (two sub-tiles high) counted as one
+# sub-tile's, make every split look cheaper, and most panels split
+# (doc/results/2026-11-29-getrf-lp-panels.md).
 getrf_gflops() {
   bash "$root/scripts/sim-testing.sh" --build "$build" --cpus 2 -o getrf -n 4096 "$@" 2>/dev/null | awk -F';' '
     $1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }

@@ -1,4 +1,4 @@
-// Distributed matrices over StarPU-MPI (issue 53), run by ctest under mpirun with 1, 2
+// Distributed matrices over StarPU-MPI, run by ctest under mpirun with 1, 2
 // and 4 processes: every routine that runs distributed gives the residuals it gives in
 // one process, on every process grid of the run and under every split policy; info is
 // the global first failing column, also when it sits in another process's tile and in a

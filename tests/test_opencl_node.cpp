@@ -6,8 +6,8 @@
 //   (STARPU_HAVE_PARTITION_ON_DEVICE) a tile valid only there is cut there, by copies on
 //   the device, and its pieces come home for the cores. Either way the factor is the one
 //   of 2A, not of the stale A, and each tile's data crosses the bus once: the triangle's
-//   for the splits, the others as the output of a synchronous call (issue 48;
-//   doc/splits-on-gpus.md).
+//   for the splits, the others as the output of a synchronous call
+//   (doc/notes/splits-on-gpus.md).
 // - Sub-tiles doubled there are gathered where they are with the patch (copies into the
 //   tile's buffer there), at home without it, before the whole tile is doubled again.
 // Built against a StarPU with OpenCL: Debian's (no patch), and the patched one of

@@ -4,8 +4,7 @@
 # Pinned whole before the first task (GRAIN_PIN_COLUMNS=0), the call takes its time without
 # pinning plus the whole array's pinning and unpinning, to 1 %; pinned by tile column in
 # pin tasks, the GPU works on the first columns while the next are pinned, and the call is
-# shorter (2 GiB at 25 and 60 GB/s: 0.1715 s whole, 0.1326 s by column, 0.0499 s without;
-# 0.1486 s when the submitting thread pinned the columns).
+# shorter (doc/results/2026-11-28-sim-pin-tasks.md).
 # Usage: tests/test_pinning_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}

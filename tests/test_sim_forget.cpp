@@ -2,10 +2,10 @@
 // it, on a simulated core and GPU.
 //
 // The darts policy keeps the handles of the tasks it sees, and a matrix's storage tells it
-// to forget them when it goes (TileStorage::release). It used to wait only for the kernels
-// writing its tiles first: a task that only read one, pushed after, brought the handle
-// back, and the policy kept it after StarPU freed it (LUF would read it when choosing a
-// victim). The storage now waits for every task on its tiles.
+// to forget them when it goes (TileStorage::release). Waiting only for the kernels writing
+// its tiles is not enough: a task that only reads one, pushed after, brings the handle
+// back, and the policy would keep it after StarPU freed it (LUF would read it when choosing
+// a victim). So the storage waits for every task on its tiles.
 //
 // Run through scripts/sim-testing.sh --program --gpus 1 (testing_drivers/CMakeLists.txt).
 #include <starpu.h>

@@ -2,10 +2,10 @@
 // (recursion/recursion.cpp, Recursion::decide), on a simulated core and GPU.
 //
 // StarPU 1.3 partitions a tile in host memory, so splitting a task whose tile a GPU holds
-// moves the tile to the host and back. Such tasks were recognized by the tile's state when
-// they were submitted, which missed the tiles whose last kernel was submitted but had not
-// run yet: the split decision then depended on how far the submissions ran ahead of the
-// kernels. A tile being written by a kernel now counts as a GPU's.
+// moves the tile to the host and back. The tile's state when the task is submitted is not
+// enough: it misses the tiles whose last kernel was submitted but has not run yet, and the
+// split decision would depend on how far the submissions run ahead of the kernels. So a
+// tile being written by a kernel counts as a GPU's.
 //
 // Each case submits asynchronously, so that no simulated time passes between the
 // decisions: the kernels of an earlier call are still in flight.
@@ -55,8 +55,8 @@ int main(int, char**) {
     check(in_flight.kept_whole_on_gpu == 1, "and counted as kept whole on a GPU");
     check(on_host.wait() == 0 && whole.wait() == 0 && after.wait() == 0, "the products end");
 
-    // Once the kernels have ended, the tile is where they ran: here the GPU's (a 1024
-    // gemm on the simulated core takes about 70 ms, on the GPU under 1 ms), so the task
+    // Once the kernels have ended, the tile is where they ran: here the GPU's (the
+    // simulated GPU runs a 1024 gemm many times faster than the core), so the task
     // is still left whole. The split product above left D's tile in host memory, and a
     // kernel on its children does not count as a writer of the tile itself.
     runtime.reset_statistics();

@@ -1,9 +1,9 @@
 #pragma once
 // grain::Distribution: which process (rank) owns each tile of a matrix distributed over
-// several processes (issue 53, StarPU-MPI): the placements of the PaRSEC seed, 2D
-// block-cyclic (the default), 1D by rows or by columns, random with a seed, or a user's
-// function. Every rank must compute the same owner for a tile, so a placement depends
-// only on the tile's indices and its own parameters.
+// several processes (StarPU-MPI): 2D block-cyclic (the default), 1D by rows or by
+// columns, random with a seed, or a user's function. Every rank must compute the same
+// owner for a tile, so a placement depends only on the tile's indices and its own
+// parameters.
 #include <cstdint>
 #include <functional>
 

@@ -27,17 +27,18 @@ constexpr long long max_tiles = 2147483647;
 // splitting.
 constexpr int window_tasks_per_cpu = 32;
 // ... plus these per GPU: with several GPUs the cores' share held too few independent
-// tasks for the GPUs to choose from (a gemm's window of 480 held 20 chains of updates of
-// a tile for 4 GPUs; doc/results/2026-11-28-sim-window-gpus.md).
+// tasks for the GPUs to choose from (a gemm's window held fewer chains of updates of a
+// tile than 4 GPUs need; doc/results/2026-11-28-sim-window-gpus.md).
 constexpr int window_tasks_per_gpu = 128;
 
 // Default period of the lp split policy, in tasks submitted between two solves.
 constexpr int default_lp_period = 50;
 
 // Default largest tile side a core runs while GPUs run (RuntimeOptions::cpu_tile_limit).
-// On an H100 with Sapphire Rapids cores, one core takes 2300x the GPU's time on a 1024
-// dgemm and 4000-5000x on 2048 and 4096 (doc/results/2026-11-26-h100-calibration-lost.md);
-// 1024 keeps the flat-tile runs of 960-1024 measured before with the cores' help.
+// Beside a GPU of the H100 class a core takes thousands of times the GPU's time on a tile
+// of 2048 or 4096, and the dmda policies would first make the cores calibrate each such
+// size (doc/results/2026-11-26-h100-calibration-lost.md); 1024 still lets the cores help
+// with flat tiles of about 1024.
 constexpr int default_cpu_tile_limit = 1024;
 
 // How long a grid being released sleeps between two looks at a tile's kernels still

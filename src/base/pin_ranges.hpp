@@ -1,9 +1,9 @@
 #pragma once
 // Where a matrix's memory is pinned for GPU transfers, one range per tile column, so that a
 // routine pins each column when its first task is submitted and the GPU starts on the first
-// columns while the next are pinned (cudaHostRegister runs at about 25 GB/s on an H200
-// machine, half the link's speed: the whole matrix pinned first was a third of grain's time
-// for dpotrf n = 16384; doc/results/2026-11-28-h200-loan.md).
+// columns while the next are pinned (cudaHostRegister is slower than the link to the GPU,
+// so pinning the whole matrix first delays every transfer;
+// doc/results/2026-11-28-h200-loan.md).
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -147,7 +147,7 @@ void getrf(void* buffers[], void* cl_arg) {
 // Row interchanges of one step (the pivot block, buffer 0) on a column of tiles (buffers
 // 1..n) whose first row is the step's first: LAPACK's laswp across tiles; in reverse
 // order with transa = Trans. Column by column, as LAPACK's: the rows of a tile are
-// strided, its columns contiguous (row by row it was 5x slower).
+// strided, its columns contiguous (row by row is slower: doc/results/2026-11-27-getrf-cores.md).
 template <typename T>
 void laswp(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);

@@ -211,8 +211,8 @@ void syrk(void* buffers[], void* cl_arg) {
 
 // A cuSOLVER factorization of the tile: its workspace size, then the call; its info
 // is folded into the request as the global column. cuSOLVER 13's potrf misses a
-// failure on the last column of its 64-column panels (H100: a non-positive minor of
-// order 64 came back as info 65 in a 70 x 70 matrix and as 0 in a 64 x 64 one), so
+// failure on the last column of its 64-column panels (seen on an H100:
+// doc/results/tuning-history.md#cusolver-info), so
 // the factor's diagonal is read back too and the first failing pivot on it (`fails`)
 // counts as well: the LAPACK info is the smaller of the two.
 // `reserved` bytes at the workspace's start are the caller's (getrf's panel copy).

@@ -1,8 +1,8 @@
 #pragma once
-// The cores' rule of the darts policy (README, "CPU workers", rules 2 and 3), independent
-// of StarPU: whether a core takes a task that DARTS holds and has neither planned nor
-// handed out, from the performance models' times. The policy (darts_cores.cpp,
-// core_candidate) gathers the times and says why each bound is there.
+// The cores' rule of the darts policy (doc/scheduling.md, "CPU workers", rules 2 and
+// 3), independent of StarPU: whether a core takes a task that DARTS holds and has
+// neither planned nor handed out, from the performance models' times. The policy
+// (darts_cores.cpp, core_candidate) gathers the times and says why each bound is there.
 
 namespace grain::detail::sched {
 

@@ -1,7 +1,8 @@
 #pragma once
 // DARTS (Data-Aware Reactive Task Scheduling) and its LUF eviction (Least Used in the
-// Future), after darts-luf-multi-gpu-scheduling, Algorithms 5 and 6, independent of
-// StarPU: tasks and data are dense integer ids, GPUs are 0..gpus-1.
+// Future), after "Memory-Aware Scheduling of Tasks Sharing Data on Multiple GPUs with
+// Dynamic Runtime Systems" (IPDPS 2022), Algorithms 5 and 6, independent of StarPU:
+// tasks and data are dense integer ids, GPUs are 0..gpus-1.
 //
 // Per GPU k it keeps dataNotInMem_k (the data DARTS has not planned on k, initially all),
 // plannedTasks_k (tasks allocated to k, not yet handed out) and taskBuffer_k (tasks handed

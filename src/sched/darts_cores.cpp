@@ -1,8 +1,8 @@
 // The cores' path: which task DARTS holds (neither planned nor handed out) a core takes.
 // A core takes one when, by the performance models, it would end it no later than the
-// GPUs would (core_rule.hpp has the arithmetic, README "CPU workers" the rules); the
+// GPUs would (core_rule.hpp has the arithmetic, doc/scheduling.md "CPU workers" the rules); the
 // shortest on a core first, so that cores run the small tiles while the GPUs are busy and
-// leave them the large ones. The measurements behind each bound: doc/darts-notes.md.
+// leave them the large ones. The measurements behind each bound: doc/notes/darts-notes.md.
 #include <algorithm>
 #include <cmath>
 #include <vector>

@@ -9,9 +9,9 @@
 // run the tasks that have no CUDA implementation (first come, first served), and take a
 // task DARTS has neither planned nor handed out when, by the performance models, a core
 // would end it no later than a GPU and not much later than a GPU would reach and run it
-// (README, "CPU workers"; core_rule.hpp); shortest on a core first. So cores run small
-// tiles while the GPUs are busy and leave them the large ones and the urgent ones (a
-// factorization's panels).
+// (doc/scheduling.md, "CPU workers"; core_rule.hpp); shortest on a core first. So cores
+// run small tiles while the GPUs are busy and leave them the large ones and the urgent
+// ones (a factorization's panels).
 #include <starpu.h>
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 // The darts policies' tuning constants, in one place. Each says what it bounds and why it
-// has its value; the measurements behind the values are in doc/darts-notes.md.
+// has its value; the measurements behind the values are in doc/notes/darts-notes.md.
 #include <cstddef>
 #include <limits>
 
@@ -15,9 +15,9 @@ constexpr size_t prefetch_gpus_only = 16;
 constexpr size_t prefetch_with_cores = 4;
 // A prefetch may evict (LUF's victim, when no planned task reads it) only for the inputs of
 // the next prefetch_evict_ahead planned tasks: their loads then overlap the running tasks
-// instead of stalling the GPU when each starts (in the memory-bound sets, GPUs idled
-// 11-18 %); deeper, prefetches take memory LUF keeps for reuse (the sparse set loads 6 %
-// more with all 16).
+// instead of stalling the GPU when each starts (in the memory-bound sets the GPUs idled
+// for those loads); deeper, prefetches take memory LUF keeps for reuse (the sparse set
+// loads more when all 16 may evict).
 constexpr size_t prefetch_evict_ahead = 4;
 // The range of GRAIN_DARTS_PREFETCH (tasks): 0 is DARTS as published (planning only when
 // a GPU has nothing planned, no prefetch); a depth beyond the tasks pending plans them all.

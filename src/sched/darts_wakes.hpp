@@ -7,7 +7,7 @@
 // ends. Waking every core at every push cost more than the cores gave: the pushes of the
 // tasks a GPU task releases run on that GPU's worker, which waits for each core inside a
 // pop to wake it, and each woken core takes the policy's lock to find nothing
-// (doc/darts-notes.md, on the wake-ups).
+// (doc/notes/darts-notes.md, on the wake-ups).
 #include <vector>
 
 #include "darts_state.hpp"

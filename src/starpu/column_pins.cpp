@@ -22,8 +22,8 @@ namespace {
 std::atomic<const PinHooks*> hooks{nullptr};
 
 // A simulated run pins nothing, but charges the thread that pins the time it takes on the
-// machine simulated, GRAIN_SIM_PIN_MBPS and GRAIN_SIM_UNPIN_MBPS (grain_pin_bench measured
-// 25000 and 60000 on the H200; sim/README.md), none where unset.
+// machine simulated, GRAIN_SIM_PIN_MBPS and GRAIN_SIM_UNPIN_MBPS (the rates grain_pin_bench
+// measures; sim/README.md has the H200's), none where unset.
 void charge(const char* variable, size_t bytes) {
     if constexpr (!simulated) return;
     const auto rate = env_integer("grain (simulated)", {variable}, 1, 1L << 40, "MB/s");

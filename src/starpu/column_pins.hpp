@@ -3,7 +3,7 @@
 // matrix's tile column in a task on a core. The task updates every tile of the column, so
 // StarPU's data dependencies order it before any other task on them, and the submitting
 // thread goes on submitting while it runs: the GPU works on the pinned columns while the
-// next ones are pinned (cudaHostRegister runs at half the link's speed on an H200 machine:
+// next ones are pinned (cudaHostRegister is slower than the link to the GPU:
 // doc/results/2026-11-28-h200-loan.md). The pins run one after the other, in the order
 // they are submitted: the driver registers at one rate however many threads ask
 // (grain_pin_bench), so serial pins make the first column ready soonest.

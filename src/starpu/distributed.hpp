@@ -1,5 +1,5 @@
 #pragma once
-// grain over StarPU-MPI (issue 53): one process per rank, each running StarPU on its own
+// grain over StarPU-MPI: one process per rank, each running StarPU on its own
 // workers. A program started by an MPI launcher (mpirun) in a build with StarPU-MPI
 // starts StarPU through StarPU-MPI; any other program runs as on one node, with no MPI
 // call at all. Tiles of a distributed matrix are registered with StarPU-MPI (owner and
