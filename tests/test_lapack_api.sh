@@ -13,7 +13,8 @@
 # - with the default GRAIN_LAPACK_MIN_N the small calls of the BLAS test go to the system
 #   and the runtime never starts.
 # Usage: tests/test_lapack_api.sh path/to/libgrain_lapack.so   (exit 77: skipped; a failure
-# instead with GRAIN_REQUIRE_LAPACK_TESTS set)
+# instead with GRAIN_REQUIRE_LAPACK_TESTS set). GRAIN_LAPACK_TEST_PRECISIONS: the
+# precisions to test (default "s d c z"; d is always tested).
 set -euo pipefail
 lib=$(realpath "${1:?usage: $0 path/to/libgrain_lapack.so}")
 lapack=/usr/lib/x86_64-linux-gnu/lapack blas=/usr/lib/x86_64-linux-gnu/blas
@@ -56,7 +57,9 @@ blas_input() {  # p
   for r in $routines; do printf '%-7sT\n' "$P$r"; done
 }
 
-for p in s d c z; do
+precisions=${GRAIN_LAPACK_TEST_PRECISIONS:-s d c z}
+case " $precisions " in *" d "*) ;; *) precisions="d $precisions" ;; esac
+for p in $precisions; do
   P=$(upper $p)
   blas_input $p > ${p}blat3.in
   LD_PRELOAD="$preload" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=3 STARPU_SILENT=1 \
