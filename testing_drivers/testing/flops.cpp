@@ -1,44 +1,15 @@
 #include "testing_drivers/testing/flops.hpp"
 
 #include <cmath>
-#include <stdexcept>
 
-#include "src/base/kernel_table.hpp"
 #include "src/base/scalar_traits.hpp"
 #include "testing_drivers/testing/runners.hpp"
 
 namespace grain::testing::driver {
 
-using grain::detail::Kernel;
-using grain::detail::kernel_flops;
-
-namespace {
-
-double real_flops(const std::string& op, const Case& c) {
-    const double m = double(c.m), n = double(c.n), k = double(c.k), nrhs = double(c.nrhs);
-    // The kernel table's counts (the leading terms of LAPACK Working Note 41) for the
-    // runs' shapes: trsm solves m x n B from the left, syrk updates n x n C with inner k,
-    // the solves factor n x n A and solve n x nrhs B by two triangular solves.
-    const double solve = 2 * kernel_flops(Kernel::Trsm, n, nrhs, 0);
-    if (op == "gemm") return kernel_flops(Kernel::Gemm, m, n, k);
-    if (op == "trsm") return kernel_flops(Kernel::Trsm, m, n, 0);
-    if (op == "syrk" || op == "herk") return kernel_flops(Kernel::Syrk, 0, n, k);
-    if (op == "potrf") return kernel_flops(Kernel::Potrf, 0, n, 0);
-    if (op == "potrs") return solve;
-    if (op == "posv") return kernel_flops(Kernel::Potrf, 0, n, 0) + solve;
-    if (op == "getrf_nopiv") return kernel_flops(Kernel::GetrfNopiv, m, n, 0);
-    if (op == "gesv_nopiv") return kernel_flops(Kernel::GetrfNopiv, n, n, 0) + solve;
-    if (op == "getrf") return kernel_flops(Kernel::Getrf, m, n, 0);
-    if (op == "getrs") return solve;
-    if (op == "gesv") return kernel_flops(Kernel::Getrf, n, n, 0) + solve;
-    throw std::logic_error("routine_flops: no flop count for " + op);
-}
-
-}  // namespace
-
-double routine_flops(const std::string& op, const Case& c) {
+double routine_flops(const Operation& operation, const Case& c) {
     // Complex precisions weigh LAPACK Working Note 41's complex operations (scalar_traits).
-    return real_flops(op, c) *
+    return operation.flops(c) *
            grain::detail::with_precision(c.precision, [](auto zero) { return grain::detail::scalar_traits<decltype(zero)>::flop_weight; });
 }
 

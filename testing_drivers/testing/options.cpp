@@ -8,8 +8,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <string>
 #include <system_error>
+
+#include "testing_drivers/testing/runners.hpp"
 
 namespace grain::testing::driver {
 
@@ -17,8 +21,7 @@ namespace {
 
 const char* usage_text =
     "usage: grain_testing -o OP [options]\n"
-    "  -o, --op OP          gemm, trsm, syrk, herk, potrf, potrs, posv, getrf, getrs,\n"
-    "                       gesv, getrf_nopiv, gesv_nopiv\n"
+    "  -o, --op OP          @OPERATIONS@\n"
     "  -p, --precision P    s, d, c, z, or a list (s,d,c,z)  [d]\n"
     "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
     "      --nrhs LIST      right-hand sides                 [1]\n"
@@ -261,7 +264,23 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-const char* usage() { return usage_text; }
+const char* usage() {
+    // The operations' names, from their table, in lines under the option's description.
+    static const std::string text = [] {
+        std::string names, line;
+        for (const Operation& op : operations()) {
+            if (!line.empty() && line.size() + std::strlen(op.name) + 2 > 58) {
+                names += line + ",\n                       ";
+                line.clear();
+            }
+            line += (line.empty() ? "" : ", ") + std::string(op.name);
+        }
+        std::string usage = usage_text;
+        usage.replace(usage.find("@OPERATIONS@"), std::strlen("@OPERATIONS@"), names + line);
+        return usage;
+    }();
+    return text.c_str();
+}
 
 int levels(const Options& options) { return options.scales.empty() ? 1 : int(options.scales.size()); }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -49,12 +50,27 @@ struct Run {
     bool gpu_vendor() const { return options.vendor && runtime.ngpu() > 0; }
 };
 
+// One operation -o names: everything the driver knows of it. A family's file (ops_*.cpp)
+// registers its operations; nothing else in the driver names one.
 struct Operation {
     const char* name;
     double threshold;  // residual bound (design.md)
     Result (*run)(const Run&);  // in the case's precision
+    // The run's floating-point operations in real precision (the kernel table's counts,
+    // which complex precisions weigh more: routine_flops), and the bytes of host memory
+    // the runner allocates at its peak (host_bytes).
+    double (*flops)(const Case&);
+    uint64_t (*bytes)(const Options&, const Case&);
     bool takes_m, takes_k, takes_nrhs;  // which of -m, -k and --nrhs it reads
 };
+
+// Adds a family's operations to the table, from its file's static initialization.
+struct Registered {
+    Registered(std::initializer_list<Operation> operations);
+};
+
+// Every operation, by name.
+const std::vector<Operation>& operations();
 
 // The operation -o names; usage_error if there is none.
 const Operation& find_operation(const std::string& name);

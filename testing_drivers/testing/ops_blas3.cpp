@@ -1,0 +1,165 @@
+// The BLAS 3 operations: gemm, trsm, syrk, herk.
+#include <algorithm>
+#include <cstdint>
+
+#include "src/base/kernel_table.hpp"
+#include "testing_drivers/testing/run_common.hpp"
+
+namespace grain::testing::driver {
+
+namespace {
+
+using grain::detail::Kernel;
+using grain::detail::kernel_flops;
+
+template <typename T>
+Result run_gemm(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5), beta = T(-0.5);
+    const Array<T> A = random_array<T>(c.m, c.k, Kind::General, r.rng);
+    const Array<T> B = random_array<T>(c.k, c.n, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    Result res;
+    Array<T> C = C0;  // grain's output, in place
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tC = in_place(r, C);
+        res.info = grain::gemm(Op::NoTrans, Op::NoTrans, alpha, in_place(r, A), in_place(r, B), beta, tC);
+    });
+    // The CPU product is the check's reference (but at large sizes, where one random
+    // vector checks it) and, on CPU runs, the vendor's time.
+    const bool large = std::max({c.m, c.n, c.k}) >= vector_check_from;
+    if (r.options.check && large) res.residual = gemm_residual_by_vector(A, B, C0, C, alpha, beta, check_rng(r));
+    if ((r.options.check && !large) || (r.options.vendor && !r.gpu_vendor())) {
+        Array<T> ref = C0;
+        const BlasThreads blas_threads(r.threads);
+        const double t = timed([&] {
+            blas::gemm(Op::NoTrans, Op::NoTrans, int(c.m), int(c.n), int(c.k), alpha, A.data(), A.ld(), B.data(),
+                       B.ld(), beta, ref.data(), ref.ld());
+        });
+        if (!r.gpu_vendor()) res.vendor_time = t;
+        if (!large) res.residual = gemm_residual(double(norm('M', minus(C, ref))), alpha, norm('M', A), norm('M', B), beta,
+                                     norm('M', C0), c.k);
+    }
+#ifdef GRAIN_USE_CUDA
+    // After the check: cuBLAS's product comes back into grain's, no longer needed.
+    if (r.gpu_vendor())
+        res.vendor_time = gpu::gemm(c.m, c.n, c.k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C0.data(),
+                                    C0.ld(), C.data(), C.ld(), r.runtime.gpu_memory());
+#endif
+    return res;
+}
+
+template <typename T>
+Result run_trsm(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5);
+    const Array<T> A = random_array<T>(c.m, c.m, Kind::LowerTriangular, r.rng);
+    const Array<T> B = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    Result res;
+    Array<T> X = B;  // grain's output, in place
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tX = in_place(r, X);
+        res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, in_place(r, A), tX);
+    });
+    const BlasThreads blas_threads(r.threads);
+    if (r.options.vendor) {
+        Array<T> ref = B;
+        res.vendor_time = timed([&] {
+            blas::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, int(c.m), int(c.n), alpha, A.data(),
+                       A.ld(), ref.data(), ref.ld());
+        });
+    }
+    if (r.options.check) res.residual = solve_residual(Side::Left, Op::NoTrans, A, X, alpha, B);
+    return res;
+}
+
+// syrk's error as gemm's check measures it, on the uplo triangle (against ref); the
+// other triangle must be untouched (equal to C0).
+template <typename T>
+double triangle_error(Uplo uplo, const Array<T>& C, const Array<T>& ref, const Array<T>& C0) {
+    double error = 0;
+    for (int64_t j = 0; j < C.n; ++j)
+        for (int64_t i = 0; i < C.m; ++i) {
+            const bool in_triangle = uplo == Uplo::Lower ? i >= j : i <= j;
+            const T expected = in_triangle ? ref(i, j) : C0(i, j);
+            error = std::max(error, double(std::abs(C(i, j) - expected)));
+        }
+    return error;
+}
+
+// syrk and herk (alpha and beta real; C Hermitian, its diagonal real, in complex precisions).
+template <typename T, bool hermitian>
+Result run_rank_k(const Run& r) {
+    const Case& c = r.c;
+    const real_t<T> alpha = real_t<T>(1.5), beta = real_t<T>(-0.5);
+    const Uplo uplo = r.options.uplo;
+    const Array<T> A = random_array<T>(c.n, c.k, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.n, c.n, hermitian ? Kind::Spd : Kind::General, r.rng);
+    Result res;
+    Array<T> C = C0;  // grain's output, in place
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tC = in_place(r, C);
+        res.info = hermitian ? grain::herk(uplo, Op::NoTrans, alpha, in_place(r, A), beta, tC)
+                             : grain::syrk(uplo, Op::NoTrans, T(alpha), in_place(r, A), T(beta), tC);
+    });
+    if (r.options.vendor || r.options.check) {
+        Array<T> ref = C0;
+        const BlasThreads blas_threads(r.threads);
+        res.vendor_time = timed([&] {
+            if (hermitian)
+                blas::herk(uplo, Op::NoTrans, int(c.n), int(c.k), alpha, A.data(), A.ld(), beta, ref.data(), ref.ld());
+            else
+                blas::syrk(uplo, Op::NoTrans, int(c.n), int(c.k), T(alpha), A.data(), A.ld(), T(beta), ref.data(),
+                           ref.ld());
+        });
+        res.residual = gemm_residual(triangle_error(uplo, C, ref, C0), T(alpha), norm('M', A), norm('M', A), T(beta),
+                                     norm('M', C0), c.k);
+    }
+    return res;
+}
+
+template <typename T>
+Result run_syrk(const Run& r) { return run_rank_k<T, false>(r); }
+template <typename T>
+Result run_herk(const Run& r) { return run_rank_k<T, true>(r); }
+
+// A, B, C0, C; the reference and C - reference
+uint64_t gemm_bytes(const Options& o, const Case& c) {
+    const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element_bytes(c)); };
+    const uint64_t operands = add(add(array(c.m, c.k), array(c.k, c.n)), array(c.m, c.n));
+    const bool large = std::max({c.m, c.n, c.k}) >= vector_check_from;
+    return add(add(operands, array(c.m, c.n)), (o.check && !large) || o.vendor ? times(array(c.m, c.n), 2) : 0);
+}
+
+// A, B, X; the vendor's B, then the residual's
+uint64_t trsm_bytes(const Options& o, const Case& c) {
+    const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element_bytes(c)); };
+    const uint64_t operands = add(array(c.m, c.m), array(c.m, c.n));
+    return add(add(operands, array(c.m, c.n)), o.check || o.vendor ? array(c.m, c.n) : 0);
+}
+
+// A, C0, C; the reference
+uint64_t rank_k_bytes(const Options& o, const Case& c) {
+    const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element_bytes(c)); };
+    const uint64_t operands = add(array(c.n, c.k), array(c.n, c.n));
+    return add(add(operands, array(c.n, c.n)), o.check || o.vendor ? array(c.n, c.n) : 0);
+}
+
+// The kernel table's counts for the runs' shapes: trsm solves m x n B from the left, syrk
+// updates n x n C with inner k.
+double rank_k_flops(const Case& c) { return kernel_flops(Kernel::Syrk, 0, double(c.n), double(c.k)); }
+
+const Registered blas3{
+    // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs
+    {"gemm", 10, GRAIN_BY_PRECISION(run_gemm),
+     [](const Case& c) { return kernel_flops(Kernel::Gemm, double(c.m), double(c.n), double(c.k)); }, gemm_bytes, true,
+     true, false},
+    {"trsm", 60, GRAIN_BY_PRECISION(run_trsm),
+     [](const Case& c) { return kernel_flops(Kernel::Trsm, double(c.m), double(c.n), 0); }, trsm_bytes, true, false,
+     false},
+    {"syrk", 10, GRAIN_BY_PRECISION(run_syrk), rank_k_flops, rank_k_bytes, false, true, false},
+    {"herk", 10, GRAIN_BY_PRECISION(run_herk), rank_k_flops, rank_k_bytes, false, true, false},
+};
+
+}  // namespace
+}  // namespace grain::testing::driver
