@@ -4,6 +4,7 @@
 // (top level or inside a tile) and never wait. Arguments are checked by the callers.
 #include "recursion/context.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/base/tile_args.hpp"
 #include "grain/matrix.hpp"
 #include "grain/types.hpp"
 
@@ -20,6 +21,8 @@ using detail::Context;
 template <typename T>
 void gemm(const Context& ctx, Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta,
           const Matrix<T>& C);
+// A may have more tiles than B's order (the last diagonal tile of a non-square LU, cut):
+// the solve uses its leading square part, as the kernel does.
 template <typename T>
 void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
           const Matrix<T>& B);
@@ -48,6 +51,12 @@ template <typename T>
 void getrf(const Context& ctx, const detail::TileGrid<T>& A, const detail::PivotBlocks& ipiv);
 template <typename T>
 void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
+
+// The algorithm a task of `kernel` with arguments `args` runs as when it splits, on its
+// tiles' sub-tiles `sub` (in the kernel's buffer order): the one place that knows each
+// kernel's algorithm.
+template <typename T>
+void refine(const Context& ctx, detail::Kernel kernel, const detail::TileArgs<T>& args, const Matrix<T>* sub);
 
 // The op of op(A)^H: the transpose that conjugates in complex precisions.
 template <typename T>

@@ -7,9 +7,12 @@ namespace grain::algorithms {
 using detail::tile;
 
 template <typename T>
-void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
+void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& whole_A,
           const Matrix<T>& B) {
     const bool left = side == Side::Left;
+    const int order = left ? B.mt() : B.nt();
+    const Matrix<T> A = whole_A.mt() == order && whole_A.nt() == order ? whole_A
+                                                                      : whole_A.sub(0, order - 1, 0, order - 1);
     const bool op_lower = (uplo == Uplo::Lower) == (trans == Op::NoTrans);  // op(A) is lower triangular
     // Left with a lower op(A), or Right with an upper one, solves the first block first.
     const bool forward = left == op_lower;

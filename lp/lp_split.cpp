@@ -181,25 +181,26 @@ private:
                     if (!std::isnan(measured[size_t(l)])) last = l;
                 const double seconds_per_flop = last < 0 ? 1 / units_[u].estimated_flops
                                                          : measured[size_t(last)] / work(Kernel(t), scales_[size_t(last)]);
-                // A panel's LU is trsm and gemm work on narrower columns: its rate follows
-                // trsm's from level to level (on the 2 cores a one-tile panel of 512 runs at
-                // 38 GFlop/s, 256 at 29, 128 at 16; trsm at 47, 37, 32), from its last level
-                // with history, else on cores at trsm's: at the cores' default rate, under
-                // the calibrated kernels', a split panel looked cheaper than the whole one,
-                // which then never ran to be measured (doc/results/2026-11-29-getrf-lp-panels.md).
-                // A GPU's panel without history keeps the default rate: cuSOLVER there, with
-                // copies and pivots through the host, is far below cuBLAS's trsm.
-                static_assert(int(Kernel::Trsm) < int(Kernel::Getrf), "trsm's durations come first");
-                auto trsm_seconds_per_flop = [&](int l) {
-                    return kernel_seconds_[kind(int(Kernel::Trsm), l) * units + u] / work(Kernel::Trsm, scales_[size_t(l)]);
+                // A kernel whose rate follows another's (the kernel table's rate column)
+                // keeps its ratio to it from level to level, from its last level with
+                // history; without any, on cores, it runs at the other's rate: at the cores'
+                // default rate, under the calibrated kernels', a split panel looked cheaper
+                // than the whole one, which then never ran to be measured
+                // (doc/results/2026-11-29-getrf-lp-panels.md). A GPU's kernel without history
+                // keeps the default rate: cuSOLVER's panel there, with copies and pivots
+                // through the host, is far below cuBLAS's trsm. The lender's durations are
+                // this update's (its row comes first, kernel_table.hpp).
+                const int lender = kernel_info(Kernel(t)).rate_from;
+                auto lender_seconds_per_flop = [&](int l) {
+                    return kernel_seconds_[kind(lender, l) * units + u] / work(Kernel(lender), scales_[size_t(l)]);
                 };
-                double over_trsm = std::nan("");  // a panel's seconds per flop over trsm's
-                if (Kernel(t) == Kernel::Getrf && last >= 0) over_trsm = seconds_per_flop / trsm_seconds_per_flop(last);
-                if (Kernel(t) == Kernel::Getrf && last < 0 && units_[u].type == STARPU_CPU_WORKER) over_trsm = 1;
+                double over_lender = std::nan("");  // seconds per flop over the lender's
+                if (lender >= 0 && last >= 0) over_lender = seconds_per_flop / lender_seconds_per_flop(last);
+                if (lender >= 0 && last < 0 && units_[u].type == STARPU_CPU_WORKER) over_lender = 1;
                 for (int l = 0; l < levels_; ++l) {
                     calibrated_[at(l)] = !std::isnan(measured[size_t(l)]);
                     if (!calibrated_[at(l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
-                    const double rate = std::isnan(over_trsm) ? seconds_per_flop : over_trsm * trsm_seconds_per_flop(l);
+                    const double rate = std::isnan(over_lender) ? seconds_per_flop : over_lender * lender_seconds_per_flop(l);
                     kernel_seconds_[at(l)] =
                         calibrated_[at(l)] ? measured[size_t(l)] : rate * work(Kernel(t), scales_[size_t(l)]);
                     inputs_.duration[at(l)] = kernel_seconds_[at(l)];

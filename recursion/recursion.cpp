@@ -66,8 +66,7 @@ bool Recursion::decide(const TaskSite& site) {
     TaskCounters& counts = counters_.at(site.op, site.level);
     ++counts.submitted;
     counters_.submitted(site.op, site.level);
-    // Row interchanges run whole: they move rows, not flops.
-    if (site.level + 1 >= site.levels || site.op == Kernel::Laswp) return false;
+    if (site.level + 1 >= site.levels || !kernel_info(site.op).splits) return false;
     // With GPUs, a task is left whole when its output tile is valid only on a GPU, or is
     // being written by a kernel: the tile will be where that kernel runs, most likely a
     // GPU, since the cores take large tiles only when they would end them first. The

@@ -24,33 +24,6 @@ int64_t global_priority(const Context& ctx, const Tile<T>& out, int priority) {
     return composed_priority(ctx.priority_base, priority, ctx.level, int(out.grid->scales().size()));
 }
 
-// The same algorithm as the task's kernel, on the sub-tiles of its tiles (`sub`, in the
-// kernel's buffer order). The one place that knows each kernel's algorithm.
-template <typename T>
-void refine(const Context& ctx, Kernel kernel, const TileArgs<T>& p, const Matrix<T>* sub) {
-    switch (kernel) {
-        case Kernel::Gemm:
-            return algorithms::gemm(ctx, p.transa, p.transb, p.alpha, sub[0], sub[1], p.beta, sub[2]);
-        case Kernel::Trsm: {
-            // In the LU of a non-square matrix the last diagonal tile is not square: the
-            // solve uses its leading square part, as the kernel does.
-            Matrix<T> a = sub[0];
-            const int order = p.side == Side::Left ? sub[1].mt() : sub[1].nt();
-            if (a.mt() != order || a.nt() != order) a = a.sub(0, order - 1, 0, order - 1);
-            return algorithms::trsm(ctx, p.side, p.uplo, p.transa, p.diag, p.alpha, a, sub[1]);
-        }
-        case Kernel::Syrk: return algorithms::syrk(ctx, p.uplo, p.transa, p.alpha, sub[0], p.beta, sub[1]);
-        case Kernel::Herk: return algorithms::herk(ctx, p.uplo, p.transa, p.alpha, sub[0], p.beta, sub[1]);
-        case Kernel::Potrf: return algorithms::potrf(ctx, p.uplo, sub[0]);
-        case Kernel::GetrfNopiv: return algorithms::getrf_nopiv(ctx, sub[0]);
-        case Kernel::Scale: return algorithms::scale(ctx, p.whole_tile, p.uplo, p.alpha, sub[0], p.real_diagonal);
-        case Kernel::Getrf:  // counting mode only (split_children): a split panel is refined by submit_column
-            return algorithms::getrf(ctx, TileGrid<T>(sub[0]), PivotBlocks{});
-        case Kernel::Laswp:  // never split (Recursion::decide)
-        case Kernel::Count: break;
-    }
-}
-
 // What the split policy is told of a task whose output is `out`, of loop-nest priority
 // `priority`.
 template <typename T>
@@ -117,7 +90,7 @@ void submit_here(const Context& ctx, Kernel kernel, const TileArgs<T>& args, std
         sub.reserve(tiles.size());
         for (auto t = tiles.end(); t != tiles.begin();) sub.push_back(local_children(ctx, *--t));
         std::reverse(sub.begin(), sub.end());
-        return refine(down, kernel, args, sub.data());
+        return algorithms::refine(down, kernel, args, sub.data());
     }
     starpu_data_handle_t handles[max_kernel_buffers];
     int n = 0;
@@ -201,7 +174,7 @@ std::array<double, kernel_count> split_children(Kernel parent, int nb, int child
         TileStorage<T> a(nb, nb, {child_nb}, nullptr, nb), b(nb, nb, {child_nb}, nullptr, nb),
             c(nb, nb, {child_nb}, nullptr, nb);
         const Matrix<T> sub[] = {MatrixAccess::view(a), MatrixAccess::view(b), MatrixAccess::view(c)};
-        return count_tasks([&](const Context& ctx) { refine(ctx, parent, TileArgs<T>{}, sub); }).tile_tasks;
+        return count_tasks([&](const Context& ctx) { algorithms::refine(ctx, parent, TileArgs<T>{}, sub); }).tile_tasks;
     });
 }
 

@@ -10,60 +10,69 @@
 #include <cstddef>
 
 // One row per kernel:
-//   X(Enum, name, buffers' access modes (output last), CUDA kernel, buffer shape, flops
-//     as an expression of m, n, k)
-// CUDA kernel: `async` (only enqueues work on its stream) or `sync` (ends synchronized:
-// potrf, getrf_nopiv and getrf read cuSOLVER's info back, getrf and laswp their pivots).
+//   X(Enum, name, buffers' access modes (output last), CUDA kernel, buffer shape, split,
+//     rate before history, flops as an expression of m, n, k)
+// CUDA kernel: `async` (only enqueues work on its stream), `sync` (ends synchronized:
+// potrf, getrf_nopiv and getrf read cuSOLVER's info back, getrf and laswp their pivots),
+// or `none` (the cores run it: cuda.cpp defines nothing for it).
 // Buffer shape: `tiles`, one tile per mode; or `column`, a pivot block (the first mode)
 // then a column of tiles that all take the last mode, as many as the task has: LU with
 // partial pivoting searches and swaps rows across a whole column of tiles.
+// Split: `splits` (a task may run as the same algorithm on its tiles' sub-tiles) or
+// `whole` (always its kernel: row interchanges move rows, not flops).
+// Rate before history: `own` (the LP prices a kernel it has not measured at its unit's
+// default rate), or the kernel whose measured rate it follows from level to level (a
+// panel's LU is trsm and gemm work on narrower columns); that kernel's row comes first.
 // The flops are the leading terms of LAPACK Working Note 41's counts in real precisions
 // (complex ones weigh scalar_traits::flop_weight times more),
 // so that the flops of a call's tile tasks add up to the call's: gemm m x n output, inner
 // k; trsm m x n right-hand side, side Left; syrk and herk (complex only: real precisions
 // submit syrk) n x n output, inner k; potrf order n;
 // getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp moves data only.
-#define GRAIN_KERNEL_TABLE(X)                                                      \
-    X(Gemm, gemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, 2 * m * n * k)     \
-    X(Trsm, trsm, (STARPU_R, STARPU_RW), async, tiles, m * m * n)                   \
-    X(Syrk, syrk, (STARPU_R, STARPU_RW), async, tiles, n * n * k)                   \
-    X(Herk, herk, (STARPU_R, STARPU_RW), async, tiles, n * n * k)                   \
-    X(Potrf, potrf, (STARPU_RW), sync, tiles, n * n * n / 3)                        \
-    X(GetrfNopiv, getrf_nopiv, (STARPU_RW), sync, tiles, getrf_flops(m, n))         \
-    X(Scale, scale, (STARPU_RW), async, tiles, m * n)                               \
-    X(Getrf, getrf, (STARPU_W, STARPU_RW), sync, column, getrf_flops(m, n))         \
-    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, 0)
+#define GRAIN_KERNEL_TABLE(X)                                                                    \
+    X(Gemm, gemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * n * k)      \
+    X(Trsm, trsm, (STARPU_R, STARPU_RW), async, tiles, splits, own, m * m * n)                    \
+    X(Syrk, syrk, (STARPU_R, STARPU_RW), async, tiles, splits, own, n * n * k)                    \
+    X(Herk, herk, (STARPU_R, STARPU_RW), async, tiles, splits, own, n * n * k)                    \
+    X(Potrf, potrf, (STARPU_RW), sync, tiles, splits, own, n * n * n / 3)                         \
+    X(GetrfNopiv, getrf_nopiv, (STARPU_RW), sync, tiles, splits, own, getrf_flops(m, n))          \
+    X(Scale, scale, (STARPU_RW), async, tiles, splits, own, m * n)                                \
+    X(Getrf, getrf, (STARPU_W, STARPU_RW), sync, column, splits, Trsm, getrf_flops(m, n))         \
+    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, whole, own, 0)
 
 namespace grain::detail {
 
-enum class Kernel {
-#define GRAIN_KERNEL_ENUM(E, name, modes, cuda, shape, flops) E,
-    GRAIN_KERNEL_TABLE(GRAIN_KERNEL_ENUM)
-#undef GRAIN_KERNEL_ENUM
-    Count
-};
+#define GRAIN_KERNEL_ENUM(E, name, modes, cuda, shape, split, rate, flops) E,
+enum class Kernel { GRAIN_KERNEL_TABLE(GRAIN_KERNEL_ENUM) Count };
 constexpr size_t kernel_count = size_t(Kernel::Count);
 
 // The most buffers a kernel has.
 constexpr int max_kernel_buffers = 3;
 
+enum class CudaKernel { None, Sync, Async };
+
 struct KernelInfo {
     const char* name;
     int nbuffers;  // a column kernel's: the pivot block and one tile
     std::array<starpu_data_access_mode, max_kernel_buffers> modes;
-    bool cuda_async;
+    CudaKernel cuda;
     bool column;  // a pivot block, then a column of tiles (the last mode)
+    bool splits;
+    int rate_from;  // the kernel whose rate the LP borrows before history, or -1
 };
 
 namespace kernel_table_detail {
-// The table's words for its CUDA and shape columns.
-constexpr bool async = true, sync = false;
+// The table's words for its CUDA, shape, split and rate columns.
+constexpr CudaKernel async = CudaKernel::Async, sync = CudaKernel::Sync, none = CudaKernel::None;
 constexpr bool tiles = false, column = true;
+constexpr bool splits = true, whole = false;
+// `own`, or a kernel's name: the kernels' order, from -1.
+enum Rate { own = -1, GRAIN_KERNEL_TABLE(GRAIN_KERNEL_ENUM) };
 
 template <typename... Modes>
-constexpr KernelInfo row(const char* name, bool cuda_async, bool shape, Modes... modes) {
+constexpr KernelInfo row(const char* name, CudaKernel cuda, bool shape, bool split, int rate, Modes... modes) {
     static_assert(sizeof...(Modes) <= max_kernel_buffers, "raise max_kernel_buffers");
-    return {name, int(sizeof...(Modes)), {modes...}, cuda_async, shape};
+    return {name, int(sizeof...(Modes)), {modes...}, cuda, shape, split, rate};
 }
 // m x n LU, either shape: max(m, n) min(m, n)^2 - min(m, n)^3 / 3.
 constexpr double getrf_flops(double m, double n) {
@@ -72,18 +81,26 @@ constexpr double getrf_flops(double m, double n) {
 }
 }  // namespace kernel_table_detail
 
-inline const KernelInfo& kernel_info(Kernel kernel) {
-    static constexpr KernelInfo rows[] = {
-#define GRAIN_KERNEL_INFO(E, name, modes, cuda, shape, flops) \
-    kernel_table_detail::row(#name, kernel_table_detail::cuda, kernel_table_detail::shape, GRAIN_UNPAREN modes),
+#define GRAIN_KERNEL_INFO(E, name, modes, cuda, shape, split, rate, flops)                                 \
+    kernel_table_detail::row(#name, kernel_table_detail::cuda, kernel_table_detail::shape,                  \
+                             kernel_table_detail::split, kernel_table_detail::rate, GRAIN_UNPAREN modes),
 #define GRAIN_UNPAREN(...) __VA_ARGS__
-        GRAIN_KERNEL_TABLE(GRAIN_KERNEL_INFO)
+inline constexpr KernelInfo kernel_rows[] = {GRAIN_KERNEL_TABLE(GRAIN_KERNEL_INFO)};
 #undef GRAIN_UNPAREN
 #undef GRAIN_KERNEL_INFO
-    };
-    static_assert(sizeof(rows) / sizeof(rows[0]) == kernel_count, "one row per kernel");
-    return rows[size_t(kernel)];
+#undef GRAIN_KERNEL_ENUM
+static_assert(sizeof(kernel_rows) / sizeof(kernel_rows[0]) == kernel_count, "one row per kernel");
+
+// The LP updates the kernels' durations in the table's order: a kernel whose rate another
+// borrows comes before it.
+constexpr bool lenders_come_first() {
+    for (size_t k = 0; k < kernel_count; ++k)
+        if (kernel_rows[k].rate_from >= int(k)) return false;
+    return true;
 }
+static_assert(lenders_come_first(), "a kernel's rate comes from a row above it");
+
+inline const KernelInfo& kernel_info(Kernel kernel) { return kernel_rows[size_t(kernel)]; }
 
 inline const char* kernel_name(Kernel kernel) { return kernel_info(kernel).name; }
 
@@ -91,7 +108,7 @@ inline const char* kernel_name(Kernel kernel) { return kernel_info(kernel).name;
 constexpr double kernel_flops(Kernel kernel, double m, double n, double k) {
     using kernel_table_detail::getrf_flops;
     switch (kernel) {
-#define GRAIN_KERNEL_FLOPS(E, name, modes, cuda, shape, flops) \
+#define GRAIN_KERNEL_FLOPS(E, name, modes, cuda, shape, split, rate, flops) \
     case Kernel::E: return flops;
         GRAIN_KERNEL_TABLE(GRAIN_KERNEL_FLOPS)
 #undef GRAIN_KERNEL_FLOPS

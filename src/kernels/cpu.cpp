@@ -174,6 +174,6 @@ void laswp(void* buffers[], void* cl_arg) {
         for (const auto& [x, y] : swaps) std::swap(x.first[j * x.ld], y.first[j * y.ld]);
 }
 
-GRAIN_DEFINE_KERNEL_FUNCTIONS
+GRAIN_DEFINE_KERNEL_FUNCTIONS(GRAIN_CPU_KERNEL)
 
 }  // namespace grain::detail::cpu

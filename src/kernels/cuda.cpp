@@ -368,6 +368,6 @@ void scale(void* buffers[], void* cl_arg) {
     }
 }
 
-GRAIN_DEFINE_KERNEL_FUNCTIONS
+GRAIN_DEFINE_KERNEL_FUNCTIONS(GRAIN_CUDA_KERNEL)
 
 }  // namespace grain::detail::cuda

@@ -19,13 +19,18 @@ namespace grain::detail::kernels {
 using KernelFunctions = std::array<void (*)(void**, void*), kernel_count>;
 
 // Defines, after a device's kernel templates (one named as each table row), its
-// functions<T>() for every precision.
-#define GRAIN_KERNEL_POINTER(E, name, modes, cuda, shape, flops) &name<T>,
+// functions<T>() for every precision: the CPU's for every row (GRAIN_CPU_KERNEL), a GPU's
+// for the rows whose CUDA column is not `none` (GRAIN_CUDA_KERNEL), null for the others.
+#define GRAIN_CPU_KERNEL(E, name, modes, cuda, shape, split, rate, flops) &name<T>,
+#define GRAIN_CUDA_KERNEL(E, name, modes, cuda, shape, split, rate, flops) GRAIN_CUDA_KERNEL_##cuda(name)
+#define GRAIN_CUDA_KERNEL_async(name) &name<T>,
+#define GRAIN_CUDA_KERNEL_sync(name) &name<T>,
+#define GRAIN_CUDA_KERNEL_none(name) nullptr,
 #define GRAIN_INSTANTIATE_KERNEL_FUNCTIONS(T) template kernels::KernelFunctions functions<T>();
-#define GRAIN_DEFINE_KERNEL_FUNCTIONS                                                                          \
+#define GRAIN_DEFINE_KERNEL_FUNCTIONS(DEVICE)                                                                  \
     template <typename T>                                                                                      \
     kernels::KernelFunctions functions() {                                                                     \
-        return {GRAIN_KERNEL_TABLE(GRAIN_KERNEL_POINTER)};                                                     \
+        return {GRAIN_KERNEL_TABLE(DEVICE)};                                                                   \
     }                                                                                                          \
     GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE_KERNEL_FUNCTIONS)
 

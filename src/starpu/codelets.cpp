@@ -33,7 +33,7 @@ starpu_cuda_func_t cuda_function([[maybe_unused]] size_t k) {
     static const kernels::KernelFunctions functions = cuda::functions<T>();
     return functions[k];
 #elif defined(STARPU_SIMGRID)
-    return simulated_only;
+    return kernel_info(Kernel(k)).cuda == CudaKernel::None ? nullptr : simulated_only;
 #else
     return nullptr;
 #endif
@@ -75,7 +75,7 @@ public:
             cl.cpu_funcs[0] = cpu[k];
             if (starpu_cuda_func_t cuda = cuda_function<T>(k)) {
                 cl.cuda_funcs[0] = cuda;
-                cl.cuda_flags[0] = info.cuda_async ? STARPU_CUDA_ASYNC : 0;
+                cl.cuda_flags[0] = info.cuda == CudaKernel::Async ? STARPU_CUDA_ASYNC : 0;
                 cl.can_execute = within_cpu_limit;
             }
             // A column kernel's task says how many buffers it has, and their modes.
