@@ -98,37 +98,6 @@ void submit_here(const Context& ctx, Kernel kernel, const TileArgs<T>& args, std
     insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority), built);
 }
 
-// A tile task on `tiles` (its output last): the split policy decides (never in counting
-// mode) whether it refines into its algorithm one level down, or runs its kernel (is
-// counted, in counting mode).
-template <typename T>
-void submit(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initializer_list<Tile<T>> tiles, int priority) {
-    const Tile<T>& out = *(tiles.end() - 1);
-    if (ctx.counting) {
-        ++ctx.counting->tasks[size_t(kernel)];
-        ctx.counting->tile_tasks[size_t(kernel)] += 1;
-        return;
-    }
-    // A distributed matrix's tasks run on the rank owning their output tile: every rank
-    // submits every top-level task, and StarPU-MPI moves the inputs. Only that rank
-    // decides on a split, which stays local: the others see the task whole, so no
-    // message depends on a decision (doc/distributed.md).
-    if (!(out.grid->distributed() && mpi::active())) return submit_here(ctx, kernel, args, tiles, priority, nullptr);
-    // The other processes post their part of this task's transfers whatever happens here:
-    // a failure now would leave them waiting, so it ends every process.
-    starpu_data_handle_t handles[max_kernel_buffers];
-    int n = 0;
-    const int owner = out.grid->owner(out.i, out.j);
-    try {
-        for (const Tile<T>& t : tiles) handles[n++] = t.handle();
-        if (starpu_task* built = mpi::build(codelet<T>(kernel), handles, n, owner))
-            submit_here(ctx, kernel, args, tiles, priority, built);
-        mpi::after_submit(codelet<T>(kernel), handles, n, owner);
-    } catch (const std::exception& e) {
-        mpi::abort_all(e.what());
-    }
-}
-
 // A column task on block k of `pivots`, then a column of tiles `column` whose first row
 // is first_row of the view: counted, or decided and inserted. A panel (getrf) that splits
 // runs the same LU on the column's sub-tiles, one level down, its pivots in sub-blocks
@@ -156,6 +125,34 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const Pi
 }
 
 }  // namespace
+
+template <typename T>
+void submit_task(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initializer_list<Tile<T>> tiles, int priority) {
+    const Tile<T>& out = *(tiles.end() - 1);
+    if (ctx.counting) {
+        ++ctx.counting->tasks[size_t(kernel)];
+        ctx.counting->tile_tasks[size_t(kernel)] += 1;
+        return;
+    }
+    // A distributed matrix's tasks run on the rank owning their output tile: every rank
+    // submits every top-level task, and StarPU-MPI moves the inputs. Only that rank
+    // decides on a split, which stays local: the others see the task whole, so no
+    // message depends on a decision (doc/distributed.md).
+    if (!(out.grid->distributed() && mpi::active())) return submit_here(ctx, kernel, args, tiles, priority, nullptr);
+    // The other processes post their part of this task's transfers whatever happens here:
+    // a failure now would leave them waiting, so it ends every process.
+    starpu_data_handle_t handles[max_kernel_buffers];
+    int n = 0;
+    const int owner = out.grid->owner(out.i, out.j);
+    try {
+        for (const Tile<T>& t : tiles) handles[n++] = t.handle();
+        if (starpu_task* built = mpi::build(codelet<T>(kernel), handles, n, owner))
+            submit_here(ctx, kernel, args, tiles, priority, built);
+        mpi::after_submit(codelet<T>(kernel), handles, n, owner);
+    } catch (const std::exception& e) {
+        mpi::abort_all(e.what());
+    }
+}
 
 int64_t composed_priority(int64_t parent, int priority, int level, int levels) {
     const int bits = priority_bits / levels;  // per level
@@ -185,7 +182,7 @@ void gemm(const Context& ctx, Op transa, Op transb, T alpha, Tile<T> A, Tile<T> 
           int priority) {
     TileArgs<T> args;
     args.transa = transa, args.transb = transb, args.alpha = alpha, args.beta = beta;
-    submit(ctx, Kernel::Gemm, args, {A, B, C}, priority);
+    submit_task(ctx, Kernel::Gemm, args, {A, B, C}, priority);
 }
 
 template <typename T>
@@ -193,40 +190,40 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
           int priority) {
     TileArgs<T> args;
     args.side = side, args.uplo = uplo, args.transa = trans, args.diag = diag, args.alpha = alpha;
-    submit(ctx, Kernel::Trsm, args, {A, B}, priority);
+    submit_task(ctx, Kernel::Trsm, args, {A, B}, priority);
 }
 
 template <typename T>
 void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority) {
     TileArgs<T> args;
     args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
-    submit(ctx, Kernel::Syrk, args, {A, C}, priority);
+    submit_task(ctx, Kernel::Syrk, args, {A, C}, priority);
 }
 
 template <typename T>
 void herk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority) {
     TileArgs<T> args;
     args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
-    submit(ctx, scalar_traits<T>::is_complex ? Kernel::Herk : Kernel::Syrk, args, {A, C}, priority);
+    submit_task(ctx, scalar_traits<T>::is_complex ? Kernel::Herk : Kernel::Syrk, args, {A, C}, priority);
 }
 
 template <typename T>
 void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
     TileArgs<T> args;
     args.uplo = uplo;
-    submit(ctx, Kernel::Potrf, args, {A}, priority);
+    submit_task(ctx, Kernel::Potrf, args, {A}, priority);
 }
 
 template <typename T>
 void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
-    submit(ctx, Kernel::GetrfNopiv, TileArgs<T>{}, {A}, priority);
+    submit_task(ctx, Kernel::GetrfNopiv, TileArgs<T>{}, {A}, priority);
 }
 
 template <typename T>
 void scale(const Context& ctx, bool whole_tile, Uplo uplo, T alpha, Tile<T> C, int priority, bool real_diagonal) {
     TileArgs<T> args;
     args.whole_tile = whole_tile, args.uplo = uplo, args.alpha = alpha, args.real_diagonal = real_diagonal;
-    submit(ctx, Kernel::Scale, args, {C}, priority);
+    submit_task(ctx, Kernel::Scale, args, {C}, priority);
 }
 
 template <typename T>
@@ -257,4 +254,10 @@ GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 
 }  // namespace task
+
+#define GRAIN_INSTANTIATE(T) \
+    template void submit_task<T>(const Context&, Kernel, TileArgs<T>, std::initializer_list<Tile<T>>, int);
+GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
+
 }  // namespace grain::detail

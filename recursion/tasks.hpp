@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "context.hpp"
@@ -13,6 +14,7 @@
 #include "grain/matrix.hpp"
 #include "grain/types.hpp"
 #include "src/base/kernel_table.hpp"
+#include "src/base/tile_args.hpp"
 #include "src/starpu/tile_storage.hpp"
 
 namespace grain::detail {
@@ -107,6 +109,15 @@ CountedTasks count_tasks(Algorithms algorithms) {
 // as child_nb x child_nb tile tasks (CountedTasks::tile_tasks): the algorithm itself, run
 // in counting mode on one tile's worth of sub-tiles.
 std::array<double, kernel_count> split_children(Kernel parent, int nb, int child_nb, char precision);
+
+// A task of `kernel` (a `tiles` kernel) with arguments `args` on `tiles` (in the kernel's
+// buffer order, its output last), of loop-nest priority `priority`: counted in counting
+// mode; else, where its row splits, the split policy decides whether it runs its kernel or
+// its algorithm (algorithms::refine) on the tiles' sub-tiles, one level down. The typed
+// entries below fill `args` for the kernels the factorizations share.
+template <typename T>
+void submit_task(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initializer_list<Tile<T>> tiles,
+                 int priority);
 
 namespace task {
 

@@ -10,6 +10,10 @@ enum class Uplo : char { Lower = 'L', Upper = 'U' };
 enum class Op : char { NoTrans = 'N', Trans = 'T', ConjTrans = 'C' };
 enum class Side : char { Left = 'L', Right = 'R' };
 enum class Diag : char { NonUnit = 'N', Unit = 'U' };
+// A matrix norm, as LAPACK's lange names them: the largest |a_ij| (not a norm), the
+// largest column sum of |a_ij| ('O', also '1'), the largest row sum, the Frobenius norm
+// ('F', also 'E').
+enum class Norm : char { Max = 'M', One = 'O', Inf = 'I', Frobenius = 'F' };
 
 // The real type of a precision: herk's alpha and beta, a norm.
 template <typename T>

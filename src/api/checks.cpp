@@ -84,6 +84,13 @@ Diag checked(const char* routine, const char* name, Diag v) {
                    "must be Diag::NonUnit ('N') or Diag::Unit ('U')");
 }
 
+Norm checked(const char* routine, const char* name, Norm v) {
+    return checked(routine, name, v,
+                   {{'M', Norm::Max}, {'O', Norm::One}, {'1', Norm::One}, {'I', Norm::Inf}, {'F', Norm::Frobenius},
+                    {'E', Norm::Frobenius}},
+                   "must be Norm::Max ('M'), Norm::One ('O', '1'), Norm::Inf ('I') or Norm::Frobenius ('F', 'E')");
+}
+
 Op checked_op(const char* routine, const char* name, Op v, bool complex, Ops ops) {
     if (!complex)
         return checked(routine, name, v, {{'N', Op::NoTrans}, {'T', Op::Trans}, {'C', Op::Trans}},

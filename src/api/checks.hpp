@@ -70,6 +70,7 @@ void check_solve(const char* routine, const Matrix<T>& A, const Matrix<T>& B) {
 Uplo checked(const char* routine, const char* name, Uplo v);
 Side checked(const char* routine, const char* name, Side v);
 Diag checked(const char* routine, const char* name, Diag v);
+Norm checked(const char* routine, const char* name, Norm v);
 
 // An op of precision T: 'C' is ConjTrans in complex precisions, Trans in real ones. In
 // complex precisions syrk takes no ConjTrans and herk no Trans, as BLAS's.

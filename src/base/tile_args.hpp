@@ -20,6 +20,7 @@ struct TileArgs {
     Op transa = Op::NoTrans;
     Op transb = Op::NoTrans;
     Diag diag = Diag::NonUnit;
+    Norm norm = Norm::Max;  // a norm's partial results
     bool whole_tile = true;  // Scale: the whole tile, or only its uplo triangle
     bool real_diagonal = false;  // Scale: the diagonal's imaginary parts dropped (herk's C = beta C)
     T alpha = 0;
