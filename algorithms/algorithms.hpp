@@ -52,6 +52,16 @@ void getrf(const Context& ctx, const detail::TileGrid<T>& A, const detail::Pivot
 template <typename T>
 void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
 
+// A norm of A, in two parts around a wait. lange submits, for each tile of A, its partial
+// results into the first elements of the tile of W at the same place (W has A's tile
+// grid, with tiles of lange_workspace_side(A.nb()) elements a side); lange_value reduces
+// W's copy in host memory, a column-major array `w` of leading dimension ldw, to the norm.
+int lange_workspace_side(int nb);
+template <typename T>
+void lange(const Context& ctx, Norm norm, const Matrix<T>& A, const Matrix<T>& W);
+template <typename T>
+real_type<T> lange_value(Norm norm, const Matrix<T>& A, const T* w, int64_t ldw);
+
 // The algorithm a task of `kernel` with arguments `args` runs as when it splits, on its
 // tiles' sub-tiles `sub` (in the kernel's buffer order): the one place that knows each
 // kernel's algorithm.

@@ -311,6 +311,19 @@ void rank_k(Counter& c, S system, bool hermitian, const char* uplo, const char* 
     }, system);
 }
 
+// lange returns the norm and has no info; LAPACK leaves an unknown letter's value
+// undefined, so those calls stay the system's.
+template <typename T, typename S>
+real_type<T> lange(Counter& c, S system, const char* norm, const int* m, const int* n, const T* a, const int* lda) {
+    const bool valid = one_of(*norm, "MO1IFE") && *m >= 0 && *n >= 0 && at_least(*lda, *m);
+    real_type<T> value = 0;
+    dispatch(c, valid, std::min(*m, *n), nullptr, [&] {
+        value = grain::lange(Norm(up(*norm)), *m, *n, a, *lda);
+        return 0;
+    }, [&] { value = system(); });
+    return value;
+}
+
 }  // namespace
 }  // namespace grain::lapack_api
 
@@ -389,9 +402,22 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
                                   true, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                              \
     }
 
+// lange: a function, whose value the system's definition returns too.
+#define GRAIN_LANGE_SYMBOL(T, p)                                                                                    \
+    extern "C" grain::real_type<T> p##lange_(const char* norm, const int* m, const int* n, const T* a,              \
+                                             const int* lda, grain::real_type<T>* work, size l1) {                  \
+        return grain::lapack_api::lange(GRAIN_COUNTER(p##lange_), [&] {                                              \
+            static const auto f = GRAIN_NEXT(p##lange_);                                                             \
+            return f(norm, m, n, a, lda, work, l1);                                                                  \
+        }, norm, m, n, a, lda);                                                                                      \
+    }
 GRAIN_LAPACK_SYMBOLS(float, s)
 GRAIN_LAPACK_SYMBOLS(double, d)
 GRAIN_LAPACK_SYMBOLS(std::complex<float>, c)
 GRAIN_LAPACK_SYMBOLS(std::complex<double>, z)
 GRAIN_HERK_SYMBOL(std::complex<float>, c)
 GRAIN_HERK_SYMBOL(std::complex<double>, z)
+GRAIN_LANGE_SYMBOL(float, s)
+GRAIN_LANGE_SYMBOL(double, d)
+GRAIN_LANGE_SYMBOL(std::complex<float>, c)
+GRAIN_LANGE_SYMBOL(std::complex<double>, z)

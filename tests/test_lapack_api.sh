@@ -6,7 +6,8 @@
 #   grain's gemm, trsm, syrk and herk must pass, and so must the routines grain leaves to
 #   the system (symm, trmm, ...), which the same programs test;
 # - the linear-equation tests (xlintst*) of the GE and PO paths (getrf, getrs, gesv, potrf,
-#   potrs, posv, and the system routines built on them: getri, gerfs, gesvx, ...), with
+#   potrs, posv, and the system routines built on them: getri, gerfs, gesvx, ...; and
+#   lange, which their residuals call), with
 #   their error exits, singular and badly scaled matrices;
 # - GRAIN_LAPACK_TRACE's counts: each interposed routine ran through grain, and grain's
 #   kernels reached the system's LAPACK (nested calls), never grain again;
@@ -94,7 +95,7 @@ for p in $precisions; do
     done
   done
   ! grep -qi 'failed' ${p}lin.out || fail "xlintst$p: failures"
-  for s in getrf_ getrs_ gesv_ potrf_ potrs_ posv_; do
+  for s in getrf_ getrs_ gesv_ potrf_ potrs_ posv_ lange_; do
     calls=$(through_grain ${p}lin.log $p$s)
     [ "${calls:-0}" -gt 0 ] || fail "xlintst$p: no $p$s call went through grain"
   done

@@ -1,6 +1,6 @@
 // Distributed matrices over StarPU-MPI, run by ctest under mpirun with 1, 2
-// and 4 processes: every routine that runs distributed gives the residuals it gives in
-// one process, on every process grid of the run and under every split policy; info is
+// and 4 processes: every routine that runs distributed gives the residuals (a norm, the
+// value) it gives in one process, on every process grid of the run and under every split policy; info is
 // the global first failing column, also when it sits in another process's tile and in a
 // sub-tile of a split; every placement gives the same results; one process's bad
 // argument ends the call on every process.
@@ -166,6 +166,22 @@ TEST(Mpi, Potrf) {
             Matrix<T> M = distributed(A, d);
             ASSERT_EQ(potrf(uplo, M), 0);
             EXPECT_LT(factor_residual(A, testing::cholesky_product(uplo, to_array(M))), 60);
+        }
+    });
+}
+
+// Each process reduces the partial results of every tile, its own and the others': the
+// same norm everywhere, LAPACKE's, of the whole matrix and of a view.
+TEST(Mpi, Lange) {
+    each_grid_and_split([](const Distribution& d) {
+        const Array<T> A = random_array<T>(n, n - 37, Kind::General, rng());
+        const Matrix<T> M = distributed(A, d), view = M.sub(1, 3, 2, 3);
+        Array<T> part(view.m(), view.n());
+        for (int64_t j = 0; j < part.n; ++j)
+            for (int64_t i = 0; i < part.m; ++i) part(i, j) = A(i + 32, j + 64);
+        for (Norm which : {Norm::Max, Norm::One, Norm::Inf, Norm::Frobenius}) {
+            EXPECT_NEAR(lange(which, M), norm(char(which), A), 1e-12 * norm(char(which), A)) << char(which);
+            EXPECT_NEAR(lange(which, view), norm(char(which), part), 1e-12 * norm(char(which), part)) << char(which);
         }
     });
 }

@@ -107,6 +107,11 @@ Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B);
 template <typename T>
 int gesv_nopiv(Matrix<T>& A, Matrix<T>& B);
 
+/// A norm of A (Norm::Max, One, Inf or Frobenius), as LAPACK's lange: 0 for an empty A,
+/// NaN when an element is NaN. A value, not an update: no _async form, no info.
+template <typename T>
+real_type<T> lange(Norm norm, const Matrix<T>& A);
+
 // ---- LAPACK layout (column-major arrays) ----
 
 /// While one is alive on a thread (innermost first), the LAPACK-layout routines that
@@ -166,5 +171,7 @@ template <typename T>
 int getrs_nopiv(int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb);
 template <typename T>
 int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
+template <typename T>
+real_type<T> lange(Norm norm, int64_t m, int64_t n, const T* a, int64_t lda);
 
 }  // namespace grain

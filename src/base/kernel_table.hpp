@@ -28,7 +28,8 @@
 // so that the flops of a call's tile tasks add up to the call's: gemm m x n output, inner
 // k; trsm m x n right-hand side, side Left; syrk and herk (complex only: real precisions
 // submit syrk) n x n output, inner k; potrf order n;
-// getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp moves data only.
+// getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp moves data only; lange
+// reads an m x n tile once.
 #define GRAIN_KERNEL_TABLE(X)                                                                    \
     X(Gemm, gemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * n * k)      \
     X(Trsm, trsm, (STARPU_R, STARPU_RW), async, tiles, splits, own, m * m * n)                    \
@@ -38,7 +39,8 @@
     X(GetrfNopiv, getrf_nopiv, (STARPU_RW), sync, tiles, splits, own, getrf_flops(m, n))          \
     X(Scale, scale, (STARPU_RW), async, tiles, splits, own, m * n)                                \
     X(Getrf, getrf, (STARPU_W, STARPU_RW), sync, column, splits, Trsm, getrf_flops(m, n))         \
-    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, whole, own, 0)
+    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, whole, own, 0)                            \
+    X(Lange, lange, (STARPU_R, STARPU_W), none, tiles, whole, own, m * n)
 
 namespace grain::detail {
 

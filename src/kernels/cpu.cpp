@@ -2,6 +2,7 @@
 #include "cpu.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -172,6 +173,57 @@ void laswp(void* buffers[], void* cl_arg) {
     }
     for (int j = 0; j < cols; ++j)
         for (const auto& [x, y] : swaps) std::swap(x.first[j * x.ld], y.first[j * y.ld]);
+}
+
+// A norm's partial results on one tile (buffer 0), written as real values into the first
+// elements of its workspace tile (buffer 1) for algorithms::lange_value: Max, the largest
+// |a_ij|; One, the tile's column sums; Inf, its row sums; Frobenius, LAPACK's lassq pair
+// (scale, sum of squares: the sum of |a_ij|^2 is scale^2 times it) and then NaN if an
+// element was NaN, infinity if one was infinite, else 0. A NaN anywhere makes the norm
+// NaN, as LAPACK's lange.
+template <typename T>
+void lange(void* buffers[], void* cl_arg) {
+    using R = real_type<T>;
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]);
+    const T* x = data<T>(buffers[0]);
+    T* w = data<T>(buffers[1]);
+    auto at = [&](int i, int j) { return R(std::abs(x[i + int64_t(j) * a.ld])); };
+    if (p.norm == Norm::Max) {
+        R largest = 0;
+        for (int j = 0; j < a.cols; ++j)
+            for (int i = 0; i < a.rows; ++i)
+                if (const R v = at(i, j); largest < v || std::isnan(v)) largest = v;
+        w[0] = T(largest);
+    } else if (p.norm == Norm::One) {
+        for (int j = 0; j < a.cols; ++j) {
+            R sum = 0;
+            for (int i = 0; i < a.rows; ++i) sum += at(i, j);
+            w[j] = T(sum);
+        }
+    } else if (p.norm == Norm::Inf) {
+        std::vector<R> sums(size_t(a.rows), R(0));
+        for (int j = 0; j < a.cols; ++j)
+            for (int i = 0; i < a.rows; ++i) sums[size_t(i)] += at(i, j);
+        for (int i = 0; i < a.rows; ++i) w[i] = T(sums[size_t(i)]);
+    } else {
+        R scale = 0, sumsq = 1, special = 0;
+        for (int j = 0; j < a.cols; ++j)
+            for (int i = 0; i < a.rows; ++i) {
+                const R v = at(i, j);
+                if (std::isnan(v)) {
+                    special = v;
+                } else if (std::isinf(v)) {
+                    if (!std::isnan(special)) special = v;
+                } else if (v > scale) {
+                    sumsq = 1 + sumsq * (scale / v) * (scale / v);
+                    scale = v;
+                } else if (v > 0) {
+                    sumsq += (v / scale) * (v / scale);
+                }
+            }
+        w[0] = T(scale), w[1] = T(sumsq), w[2] = T(special);
+    }
 }
 
 GRAIN_DEFINE_KERNEL_FUNCTIONS(GRAIN_CPU_KERNEL)
