@@ -30,7 +30,7 @@ template <typename T>
 TaskSite site(Kernel kernel, const Tile<T>& out, int priority) {
     const TileStorage<T>& grid = *out.grid;
     return {kernel, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(),
-            scalar_traits<T>::letter, out.handle(), grid.writers_in_flight(out.i, out.j) > 0, priority};
+            scalar_traits<T>::letter, out.use(), grid.writers_in_flight(out.i, out.j) > 0, priority};
 }
 
 // Inserts the kernel of a task that runs whole, with what every kernel reports with:
@@ -54,12 +54,12 @@ void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<T>& 
 // copied into a scratch tile of this rank, which the request keeps until it ends.
 template <typename T>
 Matrix<T> local_children(const Context& ctx, const Tile<T>& t) {
-    if (t.grid->is_local(t.i, t.j)) return t.children();
+    if (t.grid->is_local(t.i, t.j)) return t.split();
     auto copy = std::make_shared<TileStorage<T>>(t.grid->tile_rows(t.i), t.grid->tile_cols(t.j), t.grid->scales());
-    const int ret = starpu_data_cpy(copy->handle(0, 0), t.handle(), 1, nullptr, nullptr);
+    const int ret = starpu_data_cpy(copy->use(0, 0), t.use(), 1, nullptr, nullptr);
     if (ret != 0) throw runtime_error("grain: starpu_data_cpy failed on a received tile");
     ctx.request->scratch.push_back(copy);
-    return MatrixAccess::view(copy->children(0, 0));
+    return MatrixAccess::view(copy->split(0, 0));
 }
 
 // The context of the algorithm a task on `out` refines into, one level down; the
@@ -94,7 +94,7 @@ void submit_here(const Context& ctx, Kernel kernel, const TileArgs<T>& args, std
     }
     starpu_data_handle_t handles[max_kernel_buffers];
     int n = 0;
-    for (const Tile<T>& t : tiles) handles[n++] = t.handle();
+    for (const Tile<T>& t : tiles) handles[n++] = t.use();
     insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority), built);
 }
 
@@ -119,7 +119,7 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const Pi
         return algorithms::getrf(down, sub, sub_pivots);
     }
     std::vector<starpu_data_handle_t> handles{pivots.at(k)};
-    for (const Tile<T>& t : column) handles.push_back(t.handle());
+    for (const Tile<T>& t : column) handles.push_back(t.use());
     args.row_offset = ctx.row_offset + first_row;
     insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority));
 }
@@ -145,7 +145,7 @@ void submit_task(const Context& ctx, Kernel kernel, TileArgs<T> args, std::initi
     int n = 0;
     const int owner = out.grid->owner(out.i, out.j);
     try {
-        for (const Tile<T>& t : tiles) handles[n++] = t.handle();
+        for (const Tile<T>& t : tiles) handles[n++] = t.use();
         if (starpu_task* built = mpi::build(codelet<T>(kernel), handles, n, owner))
             submit_here(ctx, kernel, args, tiles, priority, built);
         mpi::after_submit(codelet<T>(kernel), handles, n, owner);

@@ -29,9 +29,11 @@ struct Tile {
     int i, j;
     int64_t col_offset;
 
-    starpu_data_handle_t handle() const { return grid->handle(i, j); }
-    // The view of the tile's sub-tiles, at the next scale.
-    Matrix<T> children() const { return MatrixAccess::view(grid->children(i, j)); }
+    // The tile's handle for a task about to use it (TileStorage::use: registered, its
+    // pin ordered, on first use).
+    starpu_data_handle_t use() const { return grid->use(i, j); }
+    // The view of the tile's sub-tiles, at the next scale (planned on the first split).
+    Matrix<T> split() const { return MatrixAccess::view(grid->split(i, j)); }
 };
 
 // The StarPU handles of a Pivots object's blocks, one per step of the view an LU works
@@ -60,7 +62,7 @@ public:
     static TileGrid children_of(const std::vector<Tile<T>>& column) {
         TileGrid g;
         std::vector<Matrix<T>> parts;
-        for (const Tile<T>& t : column) parts.push_back(t.children());
+        for (const Tile<T>& t : column) parts.push_back(t.split());
         g.nb_ = parts.front().nb();
         g.nt_ = parts.front().nt();
         for (const Matrix<T>& p : parts) g.mt_ += p.mt();

@@ -30,7 +30,7 @@ auto with_task(starpu_codelet* cl, starpu_data_handle_t handle, F f) {
 // f(codelet, task) on a gemm task on tile (0, 0) of C.
 template <typename F>
 auto with_gemm_task(const Matrix<double>& C, F f) {
-    return with_task(detail::codelet<double>(Kernel::Gemm), detail::tile(C, 0, 0).handle(), f);
+    return with_task(detail::codelet<double>(Kernel::Gemm), detail::tile(C, 0, 0).use(), f);
 }
 
 uint32_t gemm_footprint(const Matrix<double>& C) {

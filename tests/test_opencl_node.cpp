@@ -82,9 +82,9 @@ OpenclBus opencl_bus() {
 // it, all its sub-tiles'.
 bool at_home(const detail::TileStorage<double>& s, int i, int j) {
     int allocated = 0, valid = 0, requested = 0;
-    starpu_data_query_status(s.registered_handle(i, j), STARPU_MAIN_RAM, &allocated, &valid, &requested);
+    starpu_data_query_status(s.handle(i, j), STARPU_MAIN_RAM, &allocated, &valid, &requested);
     if (valid) return true;
-    const detail::TileStorage<double>* parts = s.planned_children(i, j);
+    const detail::TileStorage<double>* parts = s.children(i, j);
     if (!parts) return false;
     for (int jj = 0; jj < parts->nt(); ++jj)
         for (int ii = 0; ii < parts->mt(); ++ii)
@@ -154,7 +154,7 @@ TEST_F(OpenclNode, SplitsOfTilesValidOnlyThereFetchThemFirst) {
     for (int j = 0; j < tA.nt(); ++j)
         for (int i = 0; i < tA.mt(); ++i) {
             const auto tile = detail::tile(tA, i, j);
-            double_there(tile.handle());
+            double_there(tile.use());
             if (i >= j) triangle_bytes += double(tile.grid->tile_rows(i)) * tile.grid->tile_cols(j) * sizeof(double);
         }
     starpu_task_wait_for_all();
@@ -205,19 +205,19 @@ TEST_F(OpenclNode, SubTilesAreGatheredWhereTheyAre) {
     const Array<double> A = random_array<double>(n, n, Kind::General, rng());
     Matrix<double> tA = tiles_of(A, ladder);
     const auto corner = detail::tile(tA, 0, 0);
-    const Matrix<double> parts = corner.children();
+    const Matrix<double> parts = corner.split();
     const double corner_bytes = 128.0 * 128 * sizeof(double);
     opencl_bus();
     // Tile (0, 0) is cut in host memory, where it is, and its four pieces doubled there.
     for (int j = 0; j < parts.nt(); ++j)
-        for (int i = 0; i < parts.mt(); ++i) double_there(detail::tile(parts, i, j).handle());
+        for (int i = 0; i < parts.mt(); ++i) double_there(detail::tile(parts, i, j).use());
     starpu_task_wait_for_all();
     EXPECT_EQ(opencl_bus().there, corner_bytes);
 
     // Doubling the whole tile there gathers its pieces first: there with the patch, by
     // copies on the device, with nothing crossing the bus; at home without it, the pieces
     // coming home and the tile going back.
-    double_there(corner.handle());
+    double_there(corner.use());
     starpu_task_wait_for_all();
     const OpenclBus gathered = opencl_bus();
     const double expected = splits_on_device() ? 0 : corner_bytes;

@@ -14,3 +14,5 @@ run --machine h200 --gpus 1 --cpus 15 -o getrf_nopiv -n 32768 -b 4096 --sched da
 run --machine h200 --gpus 2 --cpus 15 -o potrf -n 32768 -b 4096 --sched darts
 run --gpus 1 --cpus 4 -o posv -n 4096 --nrhs 2048 --scales 1024,512 --split lp
 run --machine h200 --gpus 1 --cpus 15 -o gemm -n 16384 --sched darts --scales 4096,2048 --split lp
+GRAIN_SIM_PIN_MBPS=25000 GRAIN_SIM_UNPIN_MBPS=60000 run --machine h200 --gpus 1 --cpus 15 -o potrf -n 32768 -b 4096 --sched darts
+GRAIN_SIM_PIN_MBPS=25000 GRAIN_SIM_UNPIN_MBPS=60000 GRAIN_PIN_COLUMNS=0 run --machine h200 --gpus 1 --cpus 15 -o gemm -n 16384 -b 4096 --sched darts

@@ -46,8 +46,8 @@ void Collective::add_operand(const char* routine, const Matrix<T>& M) {
                                "must all be distributed, or none");
     // Which tiles of which matrix, placed how: the same on every process.
     const TileStorage<T>& s = MatrixAccess::storage(M);
-    for (int64_t v : {M.m(), M.n(), int64_t(M.nb()), int64_t(M.level()), int64_t(M.scales().size()), s.first_tag(),
-                      int64_t(s.placement()), int64_t(MatrixAccess::first_tile_row(M)),
+    for (int64_t v : {M.m(), M.n(), int64_t(M.nb()), int64_t(M.level()), int64_t(M.scales().size()), s.placement().first_tag(),
+                      int64_t(s.placement().fingerprint()), int64_t(MatrixAccess::first_tile_row(M)),
                       int64_t(MatrixAccess::first_tile_col(M))})
         add(v);
 }

@@ -114,7 +114,7 @@ void for_each_tile(const Matrix<T>& A, enum starpu_data_access_mode mode, CopyTi
         for (int i = 0; i < A.mt(); ++i) {
             const int si = MatrixAccess::first_tile_row(A) + i, sj = MatrixAccess::first_tile_col(A) + j;
             if (!s.is_local(si, sj)) continue;  // another process's
-            starpu_data_handle_t h = s.registered_handle(si, sj);
+            starpu_data_handle_t h = s.handle(si, sj);
             if (h) starpu_data_acquire(h, mode);
             if (values) copy(i, j, s.tile_data(si, sj), s.tile_ld(si));
             if (h) starpu_data_release(h);
@@ -208,10 +208,10 @@ void Matrix<T>::to_lapack(T* a, int64_t lda) const {
         // Every tile to every process (StarPU-MPI sends each once), then the copies go.
         detail::TileStorage<T>& s = *storage_;
         for (int j = 0; j < nt_; ++j)
-            for (int i = 0; i < mt_; ++i) detail::mpi::bring_everywhere(s.handle(i0_ + i, j0_ + j));
+            for (int i = 0; i < mt_; ++i) detail::mpi::bring_everywhere(s.use(i0_ + i, j0_ + j));
         for (int j = 0; j < nt_; ++j)
             for (int i = 0; i < mt_; ++i) {
-                starpu_data_handle_t h = s.handle(i0_ + i, j0_ + j);
+                starpu_data_handle_t h = s.use(i0_ + i, j0_ + j);
                 starpu_data_acquire(h, STARPU_R);
                 const T* tile = reinterpret_cast<const T*>(starpu_matrix_get_local_ptr(h));
                 const int64_t ld = starpu_matrix_get_local_ld(h);
@@ -257,7 +257,7 @@ void move_tiles(const char* routine, const Matrix<T>& A, int root, int64_t lda, 
             const size_t elements = size_t(A.tile_rows(i)) * size_t(A.tile_cols(j));
             const int64_t offset = int64_t(i) * A.nb() + int64_t(j) * A.nb() * lda;  // in root's array
             if (owner == me) {
-                starpu_data_handle_t h = s.handle(i0 + i, j0 + j);
+                starpu_data_handle_t h = s.use(i0 + i, j0 + j);
                 starpu_data_acquire(h, mode);
                 move(i, j, s.tile_data(i0 + i, j0 + j), s.tile_ld(i0 + i), offset, elements, owner);
                 starpu_data_release(h);

@@ -87,7 +87,7 @@ bool has_nan(const Matrix<T>& A, Elements elements) {
             args.push_back({i == j ? elements : Elements::All, &found});
             starpu_task* task = starpu_task_create();
             task->cl = scan_codelet<T>();
-            task->handles[0] = storage.handle_before_pin(i0 + i, j0 + j);
+            task->handles[0] = storage.use_unpinned(i0 + i, j0 + j);
             task->cl_arg = &args.back();
             task->detach = 0;  // waited for below, which frees it
             task->priority = STARPU_MAX_PRIO;  // the routine's own tasks wait for the answer

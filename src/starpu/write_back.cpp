@@ -26,10 +26,10 @@ void send_home(void* handle) {
 // where they are (the GPU) would send it home whole after that.
 template <typename T>
 void fetch_home(const TileStorage<T>& s, int i, int j) {
-    if (const TileStorage<T>* parts = s.planned_children(i, j)) {
+    if (const TileStorage<T>* parts = s.children(i, j)) {
         for (int jj = 0; jj < parts->nt(); ++jj)
             for (int ii = 0; ii < parts->mt(); ++ii) fetch_home(*parts, ii, jj);
-    } else if (starpu_data_handle_t h = s.registered_handle(i, j)) {
+    } else if (starpu_data_handle_t h = s.handle(i, j)) {
         starpu_data_acquire_on_node_cb(h, STARPU_ACQUIRE_NO_NODE, STARPU_R, send_home, h);
     }
 }
