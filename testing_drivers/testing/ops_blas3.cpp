@@ -125,24 +125,21 @@ Result run_herk(const Run& r) { return run_rank_k<T, true>(r); }
 
 // A, B, C0, C; the reference and C - reference
 uint64_t gemm_bytes(const Options& o, const Case& c) {
-    const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element_bytes(c)); };
-    const uint64_t operands = add(add(array(c.m, c.k), array(c.k, c.n)), array(c.m, c.n));
+    const uint64_t operands = add(add(array_bytes(c, c.m, c.k), array_bytes(c, c.k, c.n)), array_bytes(c, c.m, c.n));
     const bool large = std::max({c.m, c.n, c.k}) >= vector_check_from;
-    return add(add(operands, array(c.m, c.n)), (o.check && !large) || o.vendor ? times(array(c.m, c.n), 2) : 0);
+    return add(add(operands, array_bytes(c, c.m, c.n)), (o.check && !large) || o.vendor ? times(array_bytes(c, c.m, c.n), 2) : 0);
 }
 
 // A, B, X; the vendor's B, then the residual's
 uint64_t trsm_bytes(const Options& o, const Case& c) {
-    const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element_bytes(c)); };
-    const uint64_t operands = add(array(c.m, c.m), array(c.m, c.n));
-    return add(add(operands, array(c.m, c.n)), o.check || o.vendor ? array(c.m, c.n) : 0);
+    const uint64_t operands = add(array_bytes(c, c.m, c.m), array_bytes(c, c.m, c.n));
+    return add(add(operands, array_bytes(c, c.m, c.n)), o.check || o.vendor ? array_bytes(c, c.m, c.n) : 0);
 }
 
 // A, C0, C; the reference
 uint64_t rank_k_bytes(const Options& o, const Case& c) {
-    const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element_bytes(c)); };
-    const uint64_t operands = add(array(c.n, c.k), array(c.n, c.n));
-    return add(add(operands, array(c.n, c.n)), o.check || o.vendor ? array(c.n, c.n) : 0);
+    const uint64_t operands = add(array_bytes(c, c.n, c.k), array_bytes(c, c.n, c.n));
+    return add(add(operands, array_bytes(c, c.n, c.n)), o.check || o.vendor ? array_bytes(c, c.n, c.n) : 0);
 }
 
 // The kernel table's counts for the runs' shapes: trsm solves m x n B from the left, syrk

@@ -62,10 +62,8 @@ Result run_potrs(const Run& r) { return run_cholesky<T, Step::Solve>(r); }
 template <typename T>
 Result run_posv(const Run& r) { return run_cholesky<T, Step::Both>(r); }
 
-// The kernel table's counts: the solves factor n x n A and solve n x nrhs B by two
-// triangular solves.
+// The kernel table's counts (solve_flops: run_common.hpp).
 double potrf_flops(const Case& c) { return kernel_flops(Kernel::Potrf, 0, double(c.n), 0); }
-double solve_flops(const Case& c) { return 2 * kernel_flops(Kernel::Trsm, double(c.n), double(c.nrhs), 0); }
 uint64_t cholesky_bytes(const Options& o, const Case& c) { return factorization_bytes(o, c, false, false); }
 
 const Registered cholesky{

@@ -113,9 +113,7 @@ Result run_getrs(const Run& r) { return run_lu_pivoting<T, Step::Solve>(r); }
 template <typename T>
 Result run_gesv(const Run& r) { return run_lu_pivoting<T, Step::Both>(r); }
 
-// The kernel table's counts: an m x n LU; the solves factor n x n A and solve n x nrhs B
-// by two triangular solves.
-double solve_flops(const Case& c) { return 2 * kernel_flops(Kernel::Trsm, double(c.n), double(c.nrhs), 0); }
+// The kernel table's counts: an m x n LU (solve_flops: run_common.hpp).
 double nopiv_flops(const Case& c) { return kernel_flops(Kernel::GetrfNopiv, double(c.m), double(c.n), 0); }
 double getrf_flops(const Case& c) { return kernel_flops(Kernel::Getrf, double(c.m), double(c.n), 0); }
 uint64_t nopiv_bytes(const Options& o, const Case& c) { return factorization_bytes(o, c, true, false); }

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "src/base/kernel_table.hpp"
 #include "src/base/scalar_traits.hpp"
 #include "testing_drivers/testing/runners.hpp"
 #include "testing_drivers/testing/workers.hpp"
@@ -157,12 +158,22 @@ inline uint64_t times(uint64_t a, uint64_t b) {
 // The bytes of an element of the case's precision; 0 where no array holds elements
 // (simulated: checks.hpp, TileStorage).
 uint64_t element_bytes(const Case& c);
+// ... of a rows x cols array of them.
+inline uint64_t array_bytes(const Case& c, int64_t rows, int64_t cols) {
+    return times(times(uint64_t(rows), uint64_t(cols)), element_bytes(c));
+}
 
 // The bytes of a factorization's run at its peak (host_bytes): A (m x n) and the solves'
 // B, and their copies F and X that grain works in (Factorization); then the vendor's
 // copies (with the pivots of an LU, `lu`), freed before the check's; `pivoting`: the
 // grain::Pivots array.
 uint64_t factorization_bytes(const Options& options, const Case& c, bool lu, bool pivoting);
+
+// The kernel table's counts for a solve of n x nrhs B from factors of n x n A: two
+// triangular solves.
+inline double solve_flops(const Case& c) {
+    return 2 * grain::detail::kernel_flops(grain::detail::Kernel::Trsm, double(c.n), double(c.nrhs), 0);
+}
 
 // A runner for the case's precision: f<T> for T of r.c.precision's letter.
 #define GRAIN_BY_PRECISION(f)                                                                            \

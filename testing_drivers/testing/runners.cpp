@@ -35,17 +35,16 @@ uint64_t element_bytes(const Case& c) {
 }
 
 uint64_t factorization_bytes(const Options& options, const Case& c, bool lu, bool pivoting) {
-    const auto array = [&](int64_t rows, int64_t cols) { return times(times(uint64_t(rows), uint64_t(cols)), element_bytes(c)); };
     const int64_t m = c.m, n = c.n;
     const bool solve = c.nrhs > 0;
-    const uint64_t a = array(m, n), b = solve ? array(n, c.nrhs) : 0;
+    const uint64_t a = array_bytes(c, m, n), b = solve ? array_bytes(c, n, c.nrhs) : 0;
     const int64_t mn = std::min(m, n);
     const uint64_t pivots = lu ? times(uint64_t(mn) + 1, sizeof(lapack_int)) : 0;  // the vendor's
     const uint64_t grain_pivots = pivoting ? times(uint64_t(mn), sizeof(int)) : 0;  // the grain::Pivots array
     const uint64_t vendor_copies = options.vendor ? add(add(a, b), pivots) : 0;
     // The residual's B copy; the product of the factors (L and U apart where not square).
     const uint64_t product = m == n && n >= vector_check_from ? times(uint64_t(n), 3 * element_bytes(c))  // vectors
-                             : lu && m != n ? add(add(array(m, mn), array(mn, n)), array(m, n))
+                             : lu && m != n ? add(add(array_bytes(c, m, mn), array_bytes(c, mn, n)), array_bytes(c, m, n))
                                             : a;
     const uint64_t check_copies = options.check ? (solve ? b : product) : 0;
     return add(add(times(add(a, b), 2), grain_pivots), std::max(vendor_copies, check_copies));
