@@ -216,10 +216,11 @@ private:
     // Nor for any task where all the cores together run under lp_tuning::least_core_share
     // of the machine's flop rate (each unit's best rate over the kernels calibrated on
     // it): the area bound would still cut tiles for the work they can take, but what they
-    // add does not pay for the splits (15 cores beside an H200 are 0.3 % of it). The LP
-    // then only chooses the GPUs' tile sizes, from kernel times that leave out what each
-    // task costs its worker: it adds lp_tuning::gpu_task_seconds to them, so that a tile
-    // is cut only where its children's kernels gain more than their tasks cost.
+    // add does not pay for the splits (15 cores beside an H200:
+    // doc/results/2026-11-28-sim-h200-lp.md). The LP then only chooses the GPUs' tile
+    // sizes, from kernel times that leave out what each task costs its worker: it adds
+    // lp_tuning::gpu_task_seconds to them, so that a tile is cut only where its children's
+    // kernels gain more than their tasks cost.
     void update_runs() {
         const int limit = cpu_tile_limit();
         const size_t units = units_.size();
