@@ -8,6 +8,7 @@
 #include <complex>
 #include <cstdlib>
 #include <limits>
+#include <string>
 #include <vector>
 
 #ifdef GRAIN_USE_CUDA
@@ -25,6 +26,18 @@ using grain::testing::tiles_of;
 
 using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
 using grain::detail::real_t;
+
+// Runs f, expects grain::invalid_argument about `argument`.
+template <typename F>
+void expect_invalid(const std::string& argument, F f) {
+    try {
+        f();
+        ADD_FAILURE() << "no exception; expected one about " << argument;
+    } catch (const grain::invalid_argument& e) {
+        EXPECT_EQ(e.argument(), argument) << e.what();
+        EXPECT_NE(std::string(e.what()).find(argument), std::string::npos) << e.what();
+    }
+}
 
 // The suite's Runtime (tests/main.cpp).
 grain::Runtime& test_runtime();

@@ -6,18 +6,6 @@
 namespace grain::test {
 namespace {
 
-// Runs f, expects grain::invalid_argument about `argument`.
-template <typename F>
-void expect_invalid(const std::string& argument, F f) {
-    try {
-        f();
-        ADD_FAILURE() << "no exception; expected one about " << argument;
-    } catch (const grain::invalid_argument& e) {
-        EXPECT_EQ(e.argument(), argument) << e.what();
-        EXPECT_NE(std::string(e.what()).find(argument), std::string::npos) << e.what();
-    }
-}
-
 TEST(Errors, MatrixDimensions) {
     std::vector<double> a(100);
     expect_invalid("m", [] { Matrix<double>(-1, 5, 16); });

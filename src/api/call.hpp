@@ -1,8 +1,8 @@
 #pragma once
 // How every routine runs, from its plan: the operands the processes agree on, the inputs
 // LAPACKE's NaN check reads, and its steps (the algorithms, and the outputs each writes).
-// A routine's family file (blas3.cpp, cholesky.cpp, lu.cpp) writes one plan per routine;
-// GRAIN_TILED_FORMS makes its asynchronous and synchronous forms from it, and its
+// A routine's family file (blas3.cpp, cholesky.cpp, lu.cpp, norms.cpp) writes one plan per
+// routine; GRAIN_TILED_FORMS makes its asynchronous and synchronous forms from it, and its
 // LAPACK-layout form calls the synchronous one (layout_call.hpp).
 #include <functional>
 #include <initializer_list>
