@@ -1,5 +1,8 @@
 // Invalid arguments throw grain::invalid_argument naming the argument.
+#include <algorithm>
+#include <climits>
 #include <cstdlib>
+#include <utility>
 
 #include "common.hpp"
 
@@ -128,9 +131,68 @@ TEST(Errors, LapackLayoutArguments) {
         ::setenv("GRAIN_SCALES", ladder, 1);
         if (*ladder) expect_invalid("GRAIN_SCALES", [&] { potrf(Uplo::Lower, int64_t(4), a.data(), 4); });
     }
-    ::setenv("GRAIN_SCALES", "32,24", 1);  // not a ladder: 24 does not divide 32
-    EXPECT_THROW(potrf(Uplo::Lower, int64_t(4), a.data(), 4), grain::invalid_argument);
+    // Ladders that parse but are not ladders: refused naming the variable, not the Matrix.
+    for (const char* ladder : {"32,24", "1024,333", "64,128", "512,256,128,64,32,16,8,4,2"}) {
+        ::setenv("GRAIN_SCALES", ladder, 1);
+        expect_invalid("GRAIN_SCALES", [&] { potrf(Uplo::Lower, int64_t(4), a.data(), 4); });
+    }
     ::unsetenv("GRAIN_SCALES");
+}
+
+// The pivots are an output of getrf and gesv and an input of getrs: they may share no
+// element with a matrix of the call, whichever form gives them.
+TEST(Errors, PivotsMustNotShareElementsWithAMatrix) {
+    const int64_t n = 40;
+    std::vector<double> a(size_t(n * n) + 100), b(size_t(n) + 100);
+    int* in_a = reinterpret_cast<int*>(a.data() + 7);
+    int* in_b = reinterpret_cast<int*>(b.data() + 3);
+    const std::vector<double> b_before = b;
+    expect_invalid("ipiv", [&] { getrf(n, n, a.data(), n, in_a); });
+    expect_invalid("ipiv", [&] { gesv(n, int64_t(1), a.data(), n, in_b, b.data(), n); });
+    expect_invalid("ipiv", [&] { gesv(n, int64_t(1), a.data(), n, in_a, b.data(), n); });
+    expect_invalid("ipiv", [&] { getrs(Op::NoTrans, n, int64_t(1), a.data(), n, in_b, b.data(), n); });
+    EXPECT_EQ(b, b_before);
+    // The tiled forms over the same arrays.
+    Matrix<double> A(n, n, nb, a.data(), n), B(n, 1, nb, b.data(), n);
+    Pivots pa(n, in_a), pb(n, in_b);
+    expect_invalid("ipiv", [&] { getrf(A, pa); });
+    expect_invalid("ipiv", [&] { gesv(A, pb, B); });
+    expect_invalid("ipiv", [&] { getrs(Op::NoTrans, A, pb, B); });
+    // Just past the matrices' last elements, they share none: accepted.
+    Array<double> M = random_array<double>(n, n, Kind::General, rng());
+    std::vector<double> both(size_t(n * n) + size_t(n));
+    std::copy(M.data(), M.data() + n * n, both.begin());
+    EXPECT_EQ(getrf(n, n, both.data(), n, reinterpret_cast<int*>(both.data() + n * n)), 0);
+}
+
+// getrs applies the pivots as getrf writes them, ipiv[i] in [i + 1, n] (1-based), and
+// refuses any other before it touches B: a pivot of 0 or past n would swap a row
+// outside B.
+TEST(Errors, GetrsChecksThePivots) {
+    const int64_t n = 37, nrhs = 3;
+    const Array<double> A0 = random_array<double>(n, n, Kind::General, rng());
+    Array<double> F = A0;
+    std::vector<int> ipiv(n);
+    ASSERT_EQ(getrf(n, n, F.data(), n, ipiv.data()), 0);
+    const Array<double> B0 = random_array<double>(n, nrhs, Kind::General, rng());
+    for (const auto& [index, value] : std::vector<std::pair<int, int>>{
+             {0, 0}, {5, int(n) + 1}, {36, -1}, {20, 20}, {9, 1}, {3, INT32_MAX}, {12, INT32_MIN}}) {
+        std::vector<int> bad = ipiv;
+        bad[size_t(index)] = value;
+        Array<double> B = B0;
+        const std::string name = "ipiv[" + std::to_string(index) + "]";
+        expect_invalid(name, [&] { getrs(Op::NoTrans, n, nrhs, F.data(), n, bad.data(), B.data(), n); });
+        EXPECT_TRUE(std::equal(B.data(), B.data() + n * nrhs, B0.data())) << name << " = " << value;
+        Matrix<double> FA(n, n, nb, F.data(), n), BB(n, nrhs, nb, B.data(), n);
+        const Pivots p(n, bad.data());
+        expect_invalid(name, [&] { getrs(Op::Trans, FA, p, BB); });
+    }
+    // Valid pivots other than getrf's (each row swapped with the last) are applied.
+    const std::vector<int> last(static_cast<size_t>(n), static_cast<int>(n));
+    Array<double> B = B0, X = B0;
+    EXPECT_EQ(getrs(Op::NoTrans, n, nrhs, F.data(), n, last.data(), B.data(), n), 0);
+    EXPECT_EQ(blas::getrs(Op::NoTrans, int(n), int(nrhs), F.data(), int(n), last.data(), X.data(), int(n)), 0);
+    EXPECT_LT(testing::norm('M', testing::minus(B, X)), 1e-10 * testing::norm('M', X));
 }
 
 TEST(Errors, RuntimeOptions) {

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "algorithms/algorithms.hpp"
@@ -53,6 +54,8 @@ public:
     Collective& agreement() { return *agreement_; }
     // The inputs the synchronous form checks for NaN, in order.
     void check_nan(std::initializer_list<NanInput<T>> inputs) { nan_inputs_.insert(nan_inputs_.end(), inputs); }
+    // The pivots a solve applies, which the synchronous form checks first (require_pivots).
+    void check_pivots(const Pivots& ipiv, int64_t order) { pivots_ = {&ipiv, order}; }
     // A step: its algorithms, and the outputs the synchronous form brings home after it.
     // The synchronous form runs each step on a request of its own and stops at the first
     // that fails, so that a solve leaves B untouched when its factorization fails; the
@@ -62,11 +65,13 @@ public:
     }
 
     const std::vector<NanInput<T>>& nan_inputs() const { return nan_inputs_; }
+    const std::pair<const Pivots*, int64_t>& pivots() const { return pivots_; }
     const std::vector<Step>& steps() const { return steps_; }
 
 private:
     std::unique_ptr<Collective> agreement_;  // a plan that throws agrees as it unwinds
     std::vector<NanInput<T>> nan_inputs_;
+    std::pair<const Pivots*, int64_t> pivots_{nullptr, 0};
     std::vector<Step> steps_;
 };
 
@@ -123,9 +128,9 @@ int nan_info(const Plan<T>& plan) {
 template <typename T>
 const Matrix<T>& ladder_of(const Plan<T>& plan) { return *plan.steps().front().outputs.front(); }
 
-// The asynchronous form: every step on one request. It checks no NaN: its inputs may
-// still be being written by earlier requests, and a check would wait for them (and
-// forever under starpu_pause).
+// The asynchronous form: every step on one request. It checks no NaN and no pivot: its
+// inputs may still be being written by earlier requests, and a check would wait for them
+// (and forever under starpu_pause).
 template <typename T>
 Request start(const Plan<T>& plan) {
     return submit(ladder_of(plan), [&plan](const Context& ctx) {
@@ -133,10 +138,11 @@ Request start(const Plan<T>& plan) {
     });
 }
 
-// The synchronous form: LAPACKE's NaN check, then each step on a request of its own,
-// its outputs sent home as they are done; info as LAPACK's.
+// The synchronous form: the pivots' check and LAPACKE's NaN check, then each step on a
+// request of its own, its outputs sent home as they are done; info as LAPACK's.
 template <typename T>
 int finish(const Plan<T>& plan) {
+    if (const auto& [ipiv, order] = plan.pivots(); ipiv) require_pivots(plan.routine, *ipiv, order);
     if (const int info = nan_info(plan)) return info;
     for (const typename Plan<T>::Step& s : plan.steps()) {
         Request request = submit(ladder_of(plan), s.algorithms);

@@ -4,12 +4,24 @@
 #include <optional>
 
 #include "grain/runtime.hpp"
+#include "src/base/constants.hpp"
 #include "src/base/overlap.hpp"
 #include "src/starpu/matrix_access.hpp"
+#include "src/starpu/pivot_storage.hpp"
 
 namespace grain::detail {
 
 std::string text(int64_t value) { return std::to_string(value); }
+
+std::string ladder_problem(const std::vector<int>& scales) {
+    if (scales.empty() || scales.size() > size_t(max_levels)) return "1 to " + std::to_string(max_levels) + " scales";
+    for (size_t l = 0; l < scales.size(); ++l) {
+        if (scales[l] <= 0) return "scales must be > 0";
+        if (l > 0 && (scales[l] >= scales[l - 1] || scales[l - 1] % scales[l] != 0))
+            return "each scale must be smaller than the one above it and divide it";
+    }
+    return "";
+}
 
 void require_runtime(const char* routine) {
     if (!Runtime::active())
@@ -69,6 +81,24 @@ void require_disjoint(const char* routine, const Matrix<T>& out, const char* out
             "an output must not share an element with another argument");
 }
 
+template <typename T>
+void require_disjoint(const char* routine, const Pivots& ipiv, const Matrix<T>& M, const char* name) {
+    const int* user = PivotAccess::storage(ipiv).user_array();
+    const auto m = user_block(M);
+    if (!user || !m) return;
+    const Block pivots{reinterpret_cast<std::uintptr_t>(user), ipiv.size(), 1, ipiv.size(), int64_t(sizeof(int))};
+    require(!overlap(pivots, *m), routine, "ipiv", "an array sharing elements with " + std::string(name),
+            "the pivots must not share an element with a matrix of the call");
+}
+
+void require_pivots(const char* routine, const Pivots& ipiv, int64_t order) {
+    const int* p = ipiv.data();
+    for (int64_t i = 0; i < ipiv.size(); ++i)
+        require(p[i] > i && p[i] <= order, routine, "ipiv[" + text(i) + "]", text(p[i]),
+                "must be in [" + text(i + 1) + ", " + text(order) + "]: row " + text(i + 1) +
+                    " is interchanged with itself or a row below it, as getrf writes them");
+}
+
 Uplo checked(const char* routine, const char* name, Uplo v) {
     return checked(routine, name, v, {{'L', Uplo::Lower}, {'U', Uplo::Upper}},
                    "must be Uplo::Lower ('L') or Uplo::Upper ('U')");
@@ -105,8 +135,9 @@ Op checked_op(const char* routine, const char* name, Op v, bool complex, Ops ops
                    "must be Op::NoTrans ('N'), Op::Trans ('T') or Op::ConjTrans ('C')");
 }
 
-#define GRAIN_INSTANTIATE(T) \
-    template void require_disjoint<T>(const char*, const Matrix<T>&, const char*, const Matrix<T>&, const char*);
+#define GRAIN_INSTANTIATE(T)                                                                                    \
+    template void require_disjoint<T>(const char*, const Matrix<T>&, const char*, const Matrix<T>&, const char*); \
+    template void require_disjoint<T>(const char*, const Pivots&, const Matrix<T>&, const char*);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 

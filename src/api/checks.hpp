@@ -5,9 +5,11 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "grain/errors.hpp"
 #include "grain/matrix.hpp"
+#include "grain/pivots.hpp"
 #include "grain/types.hpp"
 #include "src/base/scalar_traits.hpp"
 
@@ -19,6 +21,10 @@ inline void require(bool ok, const char* routine, const std::string& argument, c
                     const std::string& why) {
     if (!ok) throw invalid_argument(routine, argument, value, why);
 }
+
+// What is wrong with a ladder of tile scales (1 to max_levels, positive, largest first,
+// each dividing the one above); empty if nothing.
+std::string ladder_problem(const std::vector<int>& scales);
 
 // A Runtime must be alive (grain::runtime_error otherwise).
 void require_runtime(const char* routine);
@@ -46,6 +52,15 @@ void require_square(const char* routine, const char* name, const Matrix<T>& A) {
 template <typename T>
 void require_disjoint(const char* routine, const Matrix<T>& out, const char* out_name, const Matrix<T>& in,
                       const char* in_name);
+
+// Pivots over a user's array must not share an element with a matrix of the same call
+// over a user's array: the routine writes one of the two.
+template <typename T>
+void require_disjoint(const char* routine, const Pivots& ipiv, const Matrix<T>& M, const char* name);
+
+// The indices a solve applies, as getrf writes them: ipiv[i] in [i + 1, order]. Reading
+// them waits for the tasks writing them.
+void require_pivots(const char* routine, const Pivots& ipiv, int64_t order);
 
 // LU with partial pivoting searches pivots down a column of tiles, which a distributed
 // matrix spreads over processes: not there yet.

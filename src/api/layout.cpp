@@ -52,9 +52,13 @@ std::vector<int> layout_scales(int64_t order) {
             throw invalid_argument("grain", "GRAIN_SCALES", text->value,
                                    "must be tile sizes separated by commas, largest first (e.g. 1024,512,256)");
         scales.push_back(int(v));
-        if (!*end) return scales;
+        if (!*end) break;
         p = end + 1;
     }
+    // Refused here, naming the variable, rather than by the Matrix it would make.
+    if (const std::string why = ladder_problem(scales); !why.empty())
+        throw invalid_argument("grain", "GRAIN_SCALES", text->value, why + " (e.g. 1024,512,256)");
+    return scales;
 }
 
 }  // namespace detail

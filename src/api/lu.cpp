@@ -27,6 +27,7 @@ Plan<T> getrf_plan(Matrix<T>& A, Pivots& ipiv) {
     Plan<T> p("grain::getrf", {&A});
     require_local(p.routine, A);
     require_runtime(p.routine);
+    require_disjoint(p.routine, ipiv, A, "A");
     const PivotBlocks blocks = pivot_blocks(p.routine, A, ipiv, std::min(A.m(), A.n()));
     p.check_nan({{&A, Elements::All, 3}});
     p.step({&A}, [blocks, &A](const Context& ctx) { algorithms::getrf(ctx, A, blocks); });
@@ -41,7 +42,11 @@ Plan<T> pivoted_solve_plan(const char* routine, bool factor, Op trans, Matrix<T>
     require_local(routine, A);
     if (!factor) trans = checked<T>(routine, "trans", trans);
     check_solve(routine, A, B);
+    // gesv writes the pivots; getrs reads them while it writes B.
+    if (factor) require_disjoint(routine, ipiv, A, "A");
+    require_disjoint(routine, ipiv, B, "B");
     const PivotBlocks blocks = pivot_blocks(routine, A, ipiv, A.n());
+    if (!factor) p.check_pivots(ipiv, A.n());
     p.check_nan({{&A, Elements::All, factor ? 3 : 4}, {&B, Elements::All, factor ? 6 : 7}});
     if (factor) p.step({&A}, [blocks, &A](const Context& ctx) { algorithms::getrf(ctx, A, blocks); });
     p.step({&B}, [=, &A, &B](const Context& ctx) { algorithms::getrs(ctx, trans, A, blocks, B); });

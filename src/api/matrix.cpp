@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "checks.hpp"
 #include "grain/errors.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/scalar_traits.hpp"
@@ -17,8 +18,6 @@
 namespace grain {
 
 namespace {
-
-constexpr size_t max_levels = detail::max_levels;
 
 std::string text(const std::vector<int>& scales) {
     std::string t;
@@ -51,14 +50,8 @@ void check_dimensions(const char* routine, int64_t m, int64_t n, const std::vect
     if (n < 0) throw invalid_argument(routine, "n", std::to_string(n), "must be >= 0");
     if (scales.size() == 1 && scales[0] <= 0)
         throw invalid_argument(routine, "nb", std::to_string(scales[0]), "must be > 0");
-    if (scales.empty() || scales.size() > max_levels)
-        throw invalid_argument(routine, "scales", text(scales), "1 to " + std::to_string(max_levels) + " scales");
-    for (size_t l = 0; l < scales.size(); ++l) {
-        if (scales[l] <= 0) throw invalid_argument(routine, "scales", text(scales), "scales must be > 0");
-        if (l > 0 && (scales[l] >= scales[l - 1] || scales[l - 1] % scales[l] != 0))
-            throw invalid_argument(routine, "scales", text(scales),
-                                   "each scale must be smaller than the one above it and divide it");
-    }
+    if (const std::string why = detail::ladder_problem(scales); !why.empty())
+        throw invalid_argument(routine, "scales", text(scales), why);
     const int nb = scales[0];
     if (nb > detail::max_tile_size)
         throw invalid_argument(routine, scales.size() == 1 ? "nb" : "scales", text(scales),

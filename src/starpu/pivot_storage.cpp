@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "grain/errors.hpp"
@@ -16,14 +18,24 @@ int64_t checked_count(int64_t count) {
     return count;
 }
 
+// Storage of their own that cannot be allocated is a runtime_error, as a Matrix's.
+std::shared_ptr<detail::PivotStorage> make_storage(int64_t count, int* user) {
+    try {
+        return std::make_shared<detail::PivotStorage>(count, user);
+    } catch (const std::bad_alloc&) {
+        throw runtime_error("grain::Pivots: cannot allocate " + std::to_string(count) + " indices (" +
+                            std::to_string(count * int64_t(sizeof(int))) + " bytes)");
+    }
+}
+
 }  // namespace
 
-Pivots::Pivots(int64_t count) : storage_(std::make_shared<detail::PivotStorage>(checked_count(count), nullptr)) {}
+Pivots::Pivots(int64_t count) : storage_(make_storage(checked_count(count), nullptr)) {}
 
 Pivots::Pivots(int64_t count, int* ipiv) {
     if (!ipiv && checked_count(count) > 0)
         throw invalid_argument("grain::Pivots", "ipiv", "null", "must point to count integers");
-    storage_ = std::make_shared<detail::PivotStorage>(checked_count(count), ipiv);
+    storage_ = make_storage(checked_count(count), ipiv);
 }
 
 int64_t Pivots::size() const { return storage_->size(); }

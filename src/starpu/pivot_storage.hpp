@@ -21,6 +21,8 @@ public:
     PivotStorage& operator=(const PivotStorage&) = delete;
 
     int64_t size() const { return count_; }
+    // The user's array the indices live in; null for storage of its own.
+    const int* user_array() const { return owned_.empty() && count_ > 0 ? data_ : nullptr; }
     // The indices, brought home first where a GPU wrote them last (waits for the tasks
     // writing them).
     const int* data();
