@@ -1,7 +1,12 @@
 // The Runtime's life cycle (a process of its own: no global runtime here).
 #include <starpu.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -331,6 +336,133 @@ TEST(Runtime, UnknownSchedulerIsRefusedListingTheValidOnes) {
     }
     Runtime runtime;  // StarPU was left down: it starts again
     EXPECT_TRUE(Runtime::active());
+}
+
+// Sets the variables for its lifetime (nullptr unsets one), then puts back what was there.
+class Environment {
+public:
+    explicit Environment(std::vector<std::pair<const char*, const char*>> values) {
+        for (const auto& [name, value] : values) {
+            const char* old = std::getenv(name);
+            saved_.push_back({name, old != nullptr, old ? old : ""});
+            if (value) ::setenv(name, value, 1);
+            else ::unsetenv(name);
+        }
+    }
+    ~Environment() {
+        for (const Saved& s : saved_) {
+            if (s.had) ::setenv(s.name, s.value.c_str(), 1);
+            else ::unsetenv(s.name);
+        }
+    }
+
+private:
+    struct Saved {
+        const char* name;
+        bool had;
+        std::string value;
+    };
+    std::vector<Saved> saved_;
+};
+
+// A StarPU home StarPU cannot write (it would abort the process in starpu_init) is a
+// runtime_error naming where the path came from; the next Runtime starts.
+TEST(Runtime, UnusableStarpuHomeIsARuntimeError) {
+    const std::string root = ::testing::TempDir() + "grain-home-" + std::to_string(::getpid());
+    const std::string file = root + "-file", blocked = root + "-blocked";
+    std::fclose(std::fopen(file.c_str(), "w"));
+    // A home whose models' bus directory is a file: the parents exist, it cannot.
+    ASSERT_EQ(std::system(("mkdir -p " + blocked + "/.starpu/sampling && touch " + blocked +
+                           "/.starpu/sampling/bus").c_str()), 0);
+    for (const std::string& home : {std::string("/proc/grain-none"), file, std::string("/sys/kernel"), blocked}) {
+        SCOPED_TRACE(home);
+        const Environment env({{"STARPU_HOME", home.c_str()}, {"XDG_CACHE_HOME", nullptr},
+                               {"STARPU_PERF_MODEL_DIR", nullptr}});
+        try {
+            Runtime runtime;
+            ADD_FAILURE() << "a runtime started with STARPU_HOME=" << home;
+        } catch (const grain::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("STARPU_HOME"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(home), std::string::npos) << e.what();
+        }
+        EXPECT_FALSE(Runtime::active());
+    }
+    {  // STARPU_PERF_MODEL_DIR comes first, and is named.
+        const Environment env({{"STARPU_PERF_MODEL_DIR", file.c_str()}, {"XDG_CACHE_HOME", nullptr}});
+        try {
+            Runtime runtime;
+            ADD_FAILURE() << "a runtime started with STARPU_PERF_MODEL_DIR a file";
+        } catch (const grain::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("from STARPU_PERF_MODEL_DIR"), std::string::npos) << e.what();
+        }
+    }
+    std::remove(file.c_str());
+    EXPECT_EQ(std::system(("rm -rf " + blocked).c_str()), 0);
+    Runtime runtime;
+    EXPECT_TRUE(Runtime::active());
+}
+
+// The limits of the process under the sanitizers' shadow memory are not the program's.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool address_space_is_the_programs = false;
+#else
+constexpr bool address_space_is_the_programs = true;
+#endif
+
+// The address space the process maps now.
+int64_t mapped_bytes() {
+    long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+        std::fclose(f);
+    }
+    return int64_t(pages) * int64_t(sysconf(_SC_PAGESIZE));
+}
+
+// Sets the address-space limit (ulimit -v) to what the process maps now and `extra` more,
+// for its lifetime.
+class AddressSpaceLimit {
+public:
+    explicit AddressSpaceLimit(int64_t extra) {
+        getrlimit(RLIMIT_AS, &saved_);
+        rlimit tight = saved_;
+        tight.rlim_cur = rlim_t(mapped_bytes() + extra);
+        ok_ = setrlimit(RLIMIT_AS, &tight) == 0;
+    }
+    ~AddressSpaceLimit() { setrlimit(RLIMIT_AS, &saved_); }
+    bool ok() const { return ok_; }
+
+private:
+    rlimit saved_{};
+    bool ok_ = false;
+};
+
+// With too little address space, StarPU cannot create its workers (and OpenBLAS, in
+// them, would retry its buffer forever): a runtime_error saying so, before StarPU starts.
+TEST(RuntimeLimits, TightAddressSpaceIsARuntimeError) {
+    if (!address_space_is_the_programs) GTEST_SKIP() << "under a sanitizer, the address space is its shadow's";
+    {
+        const AddressSpaceLimit limit(256 << 20);
+        ASSERT_TRUE(limit.ok());
+        try {
+            Runtime runtime;
+            ADD_FAILURE() << "a runtime started with 256 MiB of address space to spare";
+        } catch (const grain::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("ulimit -v"), std::string::npos) << e.what();
+        }
+        EXPECT_FALSE(Runtime::active());
+    }
+    Runtime runtime;
+    EXPECT_TRUE(Runtime::active());
+}
+
+// Pivots that cannot be allocated are a runtime_error, as a Matrix's storage.
+TEST(RuntimeLimits, PivotsThatCannotBeAllocated) {
+    if (!address_space_is_the_programs) GTEST_SKIP() << "under a sanitizer, the address space is its shadow's";
+    const AddressSpaceLimit limit(256 << 20);
+    ASSERT_TRUE(limit.ok());
+    EXPECT_THROW(Pivots(int64_t(1) << 30), grain::runtime_error);  // 4 GiB
+    EXPECT_THROW(Matrix<double>(int64_t(1) << 16, int64_t(1) << 16, 1024), grain::runtime_error);  // 32 GiB
 }
 
 }  // namespace

@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "grain/errors.hpp"
@@ -22,6 +25,7 @@
 #include "src/sched/darts_policy.hpp"
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/handles.hpp"
+#include "src/starpu/preflight.hpp"
 #ifdef GRAIN_USE_CUDA
 #include "src/kernels/cuda.hpp"
 #endif
@@ -34,6 +38,7 @@ namespace {
 std::mutex runtime_mutex;
 bool runtime_alive = false;
 detail::Recursion* runtime_recursion = nullptr;  // the alive Runtime's
+std::function<void()> runtime_end;               // the alive Runtime's, if it yields
 std::atomic<bool> runtime_nancheck{true};        // the alive Runtime's nancheck
 
 // Sets (or, given "", unsets) an environment variable for its lifetime, then puts
@@ -160,6 +165,11 @@ Settings resolve(const RuntimeOptions& o) {
 
 // Starts StarPU with the workers and the scheduling policy of `s`.
 void start_starpu(const Settings& s) {
+    // Where StarPU would abort, a runtime_error. Its default for the CPU workers is one
+    // per core at most; an MPI build adds a progress thread.
+    const int ncpu = s.ncpu.value > 0 ? s.ncpu.value : int(std::max(1u, std::thread::hardware_concurrency()));
+    detail::check_starpu_can_start(ncpu + std::max(0, s.ngpu.value) + s.nopencl.value + int(s.distributed), ncpu,
+                                   s.nopencl.value > 0);
     struct starpu_conf conf;
     starpu_conf_init(&conf);
     // grain resolved the worker counts and the scheduler from its options and from
@@ -182,10 +192,10 @@ void start_starpu(const Settings& s) {
     // (RuntimeOptions::distributed).
     const int ret = detail::mpi::start(conf, s.distributed);
     if (ret != 0) throw runtime_error(std::string("grain::Runtime: starpu_init failed: ") + std::strerror(-ret));
-    const int ncpu = int(starpu_cpu_worker_get_count()), ngpu = int(starpu_cuda_worker_get_count());
-    if (ncpu == 0 || (s.ngpu.value > 0 && ngpu < s.ngpu.value)) {
+    const int started = int(starpu_cpu_worker_get_count()), ngpu = int(starpu_cuda_worker_get_count());
+    if (started == 0 || (s.ngpu.value > 0 && ngpu < s.ngpu.value)) {
         detail::mpi::stop();
-        if (ncpu == 0) throw runtime_error("grain::Runtime: StarPU started no CPU worker");
+        if (started == 0) throw runtime_error("grain::Runtime: StarPU started no CPU worker");
         throw runtime_error("grain::Runtime: " + s.ngpu.source + " asks for " + std::to_string(s.ngpu.value) +
                             " GPUs, StarPU started " + std::to_string(ngpu));
     }
@@ -201,8 +211,18 @@ Runtime::Runtime(const RuntimeOptions& options) {
                                                          detail::SplitPolicyRegistry{{"lp", detail::make_lp_split}});
     recursion->set_split(settings.split.value, settings.split.source);  // checked before StarPU starts
 
+    // A Runtime that yields ends first, outside the lock: its destructor takes it.
+    std::function<void()> end;
+    {
+        const std::lock_guard<std::mutex> lock(runtime_mutex);
+        end = std::exchange(runtime_end, nullptr);
+    }
+    if (end) end();
+
     std::lock_guard<std::mutex> lock(runtime_mutex);
-    if (runtime_alive) throw runtime_error("grain::Runtime: another grain::Runtime is alive in this process");
+    if (runtime_alive)
+        throw runtime_error("grain::Runtime: another grain::Runtime is alive in this process (one at a time: "
+                            "destroy it first)");
     start_starpu(settings);
     ncpu_ = static_cast<int>(starpu_cpu_worker_get_count());
     ngpu_ = static_cast<int>(starpu_cuda_worker_get_count());
@@ -241,6 +261,12 @@ Runtime::~Runtime() {
     std::lock_guard<std::mutex> lock(runtime_mutex);
     runtime_alive = false;
     runtime_recursion = nullptr;
+    runtime_end = nullptr;
+}
+
+void Runtime::yield_to_next(std::function<void()> end) {
+    const std::lock_guard<std::mutex> lock(runtime_mutex);
+    runtime_end = std::move(end);
 }
 
 void Runtime::set_split(const std::string& split) { recursion_->set_split(split, "split"); }
