@@ -9,7 +9,9 @@
 // call LAPACKE, which calls these very symbols.
 //
 // One Runtime serves the process: it starts on the first call through grain, is
-// configured by the GRAIN_* and STARPU_* environment only, and ends at exit. Calls are
+// configured by the GRAIN_* and STARPU_* environment only, and ends at exit, or when the
+// program makes a grain::Runtime of its own (calls are the system's while that one
+// lives). Where it cannot start, calls are the system's, as stderr says once. Calls are
 // serialized. Between calls the workers are paused and OpenBLAS gets back the thread
 // count the program had, so that the program has its cores and its threaded BLAS.
 #include <dlfcn.h>
@@ -29,11 +31,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 extern "C" {
 int openblas_get_num_threads(void);
 void openblas_set_num_threads(int threads);
+void xerbla_(const char* name, const int* info, size_t length);
 }
 
 namespace grain::lapack_api {
@@ -118,9 +122,10 @@ public:
     template <typename F>
     std::optional<int> call(F f) {
         const std::lock_guard<std::mutex> lock(mutex_);
-        // Once the runtime could not start (the program has a Runtime of its own, or
-        // StarPU failed), calls are the system's.
-        if (failed_) return std::nullopt;
+        // Once the runtime could not start (StarPU failed), calls are the system's. So
+        // they are while the program's own Runtime is alive: through it, they would
+        // change its statistics, its trace and its splits.
+        if (failed_ || (!runtime_ && Runtime::active())) return std::nullopt;
         // Inside from here: a symbol called on this thread while the runtime starts or
         // the call runs goes to the system (and never waits for this lock).
         ++inside;
@@ -128,19 +133,16 @@ public:
         std::optional<int> info;
         try {
             if (!runtime_) {
-                RuntimeOptions options;
-                options.nancheck = 0;  // Fortran LAPACK does not check for NaN
-                options.distributed = 0;  // each call is local to its process, also under mpirun
-                const auto t0 = std::chrono::steady_clock::now();
-                runtime_ = std::make_unique<Runtime>(options);
-                Counters::get().startup_seconds =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                start();
             } else {
                 starpu_resume();
             }
         } catch (const std::exception& e) {
-            warn(e);
-            failed_ = true;
+            // Not a failure where the program's own Runtime started meanwhile.
+            if (!Runtime::active()) {
+                std::fprintf(stderr, "grain_lapack: %s; calls go to the system's LAPACK\n", e.what());
+                failed_ = true;
+            }
         }
         if (runtime_) {
             openblas_set_num_threads(1);  // one per worker, as the Runtime sets it
@@ -149,7 +151,8 @@ public:
                 // arrays are untouched and the system's routine can still run.
                 info = f();
             } catch (const std::exception& e) {
-                warn(e);
+                if (!warned_) std::fprintf(stderr, "grain_lapack: %s; the system's LAPACK runs the call\n", e.what());
+                warned_ = true;
             }
             starpu_pause();
         }
@@ -164,18 +167,28 @@ public:
     static bool nested() { return inside > 0 || (Runtime::active() && starpu_worker_get_id() >= 0); }
 
     ~Session() {
-        const std::lock_guard<std::mutex> lock(mutex_);
         session_over = true;
-        if (!runtime_) return;
-        starpu_resume();
-        runtime_.reset();
+        end();
     }
 
 private:
     Session() = default;
-    void warn(const std::exception& e) {
-        if (!warned_) std::fprintf(stderr, "grain_lapack: %s; calls go to the system's LAPACK\n", e.what());
-        warned_ = true;
+    void start() {
+        RuntimeOptions options;
+        options.nancheck = 0;     // Fortran LAPACK does not check for NaN
+        options.distributed = 0;  // each call is local to its process, also under mpirun
+        const auto t0 = std::chrono::steady_clock::now();
+        runtime_ = std::make_unique<Runtime>(options);
+        Counters::get().startup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        // A Runtime the program makes later takes this one's place; the next call after
+        // the program's ends starts this one again.
+        runtime_->yield_to_next([this] { end(); });
+    }
+    void end() {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (!runtime_) return;
+        starpu_resume();
+        runtime_.reset();
     }
     std::mutex mutex_;
     std::unique_ptr<Runtime> runtime_;
@@ -216,6 +229,16 @@ void dispatch(Counter& c, bool grain_computes, int64_t size, int* info, G grain_
 
 // ---- argument checks: which calls grain computes as LAPACK and BLAS do ----
 
+// An illegal argument at `position`, reported as LAPACK does: to xerbla_ (the program's,
+// else the system's), with the routine's name in capitals.
+void xerbla(Counter& c, int position) {
+    std::string name(c.symbol);
+    name.pop_back();  // the trailing underscore
+    for (char& ch : name) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    ++c.system;
+    xerbla_(name.c_str(), &position, name.size());
+}
+
 bool one_of(char c, const char* letters) {
     return c != 0 && std::strchr(letters, std::toupper(static_cast<unsigned char>(c))) != nullptr;
 }
@@ -250,10 +273,22 @@ void getrf(Counter& c, S system, const int* m, const int* n, T* a, const int* ld
     dispatch(c, valid, std::min(*m, *n), info, [&] { return grain::getrf(*m, *n, a, *lda, ipiv); }, system);
 }
 
+// LAPACK's getrs applies ipiv unchecked: an index outside [1, n] would swap a row outside
+// B. Such a call is refused as an illegal ipiv (xerbla_, info = -6), whoever would run
+// it. grain's tiled swaps also need ipiv[i] >= i + 1 (1-based), as getrf writes them: a
+// valid ipiv that is not so goes to the system.
 template <typename T, typename S>
 void getrs(Counter& c, S system, const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,
            const int* ipiv, T* b, const int* ldb, int* info) {
-    const bool valid = one_of(*trans, "NTC") && *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) && at_least(*ldb, *n);
+    bool valid = one_of(*trans, "NTC") && *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) && at_least(*ldb, *n);
+    if (valid && !Session::nested()) {
+        const int* end = ipiv + *n;
+        if (std::any_of(ipiv, end, [&](int p) { return p < 1 || p > *n; })) {
+            *info = -6;
+            return xerbla(c, 6);
+        }
+        for (int i = 0; i < *n && valid; ++i) valid = ipiv[i] > i;
+    }
     dispatch(c, valid, std::min(*n, *nrhs), info,
              [&] { return grain::getrs(Op(up(*trans)), *n, *nrhs, a, *lda, ipiv, b, *ldb); }, system);
 }

@@ -6,7 +6,9 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -17,6 +19,9 @@
 extern "C" {
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
 void zgetrf_(const int* m, const int* n, std::complex<double>* a, const int* lda, int* ipiv, int* info);
+void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda, const int* ipiv,
+             double* b, const int* ldb, int* info, size_t);
 void dgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k, const double* alpha,
             const double* a, const int* lda, const double* b, const int* ldb, const double* beta, double* c,
             const int* ldc, size_t, size_t);
@@ -127,6 +132,70 @@ TEST(LapackAbi, InfoIsLapacks) {
     int info = -1;
     zgetrf_(&n, &n, A.data(), &n, ipiv.data(), &info);
     EXPECT_EQ(info, 13);
+}
+
+// A pivot outside [1, n] would make LAPACK's getrs swap a row outside B: refused as an
+// illegal argument, at any size. Valid pivots that getrf would not write are applied.
+TEST(LapackAbi, GetrsRefusesPivotsOutsideTheMatrix) {
+    const int n = 50, nrhs = 2;
+    testing::Random rng(10);
+    Array<double> A = testing::random_array<double>(n, n, Kind::General, rng);
+    std::vector<int> ipiv(n);
+    int info = -1;
+    dgetrf_(&n, &n, A.data(), &n, ipiv.data(), &info);
+    ASSERT_EQ(info, 0);
+    const Array<double> B0 = testing::random_array<double>(n, nrhs, Kind::General, rng);
+    for (int bad : {0, -3, n + 1}) {
+        std::vector<int> p = ipiv;
+        p[17] = bad;
+        Array<double> B = B0;
+        xerbla_name.clear();
+        dgetrs_("N", &n, &nrhs, A.data(), &n, p.data(), B.data(), &n, &info, 1);
+        EXPECT_EQ(info, -6) << "ipiv[17] = " << bad;
+        EXPECT_EQ(xerbla_name, "DGETRS");
+        EXPECT_EQ(xerbla_info, 6);
+        EXPECT_TRUE(std::equal(B.data(), B.data() + n * nrhs, B0.data()));
+    }
+    std::vector<int> first(size_t(n), 1);  // each row swapped with the first: LAPACK's to apply
+    Array<double> B = B0, X = B0;
+    dgetrs_("T", &n, &nrhs, A.data(), &n, first.data(), B.data(), &n, &info, 1);
+    EXPECT_EQ(info, 0);
+    blas::getrs(Op::Trans, n, nrhs, A.data(), n, first.data(), X.data(), n);
+    EXPECT_LT(testing::norm('M', testing::minus(B, X)), 1e-10 * testing::norm('M', X));
+}
+
+double potrf_residual(int n, uint64_t seed) {
+    testing::Random rng(seed);
+    const Array<double> A = testing::random_array<double>(n, n, Kind::Spd, rng);
+    Array<double> F = A;
+    int info = -1;
+    dpotrf_("L", &n, F.data(), &n, &info, 1);
+    return info == 0 ? testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, F)) : -1;
+}
+
+// The program's own Runtime, made after the interface started one, takes its place
+// (rather than being refused); LAPACK calls made while it lives are right (the system's,
+// as where the program made its Runtime first), and the interface starts its own again
+// once it ends.
+TEST(LapackAbi, ProgramsOwnRuntimeTakesTheInterfacesPlace) {
+    const int n = 120;
+    EXPECT_LT(potrf_residual(n, 11), 60);
+    EXPECT_TRUE(Runtime::active()) << "the interface's runtime";
+    for (int round = 0; round < 2; ++round) {
+        SCOPED_TRACE(round);
+        std::unique_ptr<Runtime> own;
+        ASSERT_NO_THROW(own = std::make_unique<Runtime>());
+        EXPECT_LT(potrf_residual(n, 12), 60);
+        testing::Random rng(13);
+        const Array<double> A = testing::random_array<double>(n, n, Kind::Spd, rng);
+        Array<double> F = A;
+        EXPECT_EQ(grain::potrf(Uplo::Lower, n, F.data(), n), 0);  // the program's calls, on its runtime
+        EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, F)), 60);
+        own.reset();
+        EXPECT_FALSE(Runtime::active());
+        EXPECT_LT(potrf_residual(n, 14), 60);
+        EXPECT_TRUE(Runtime::active()) << "the interface's runtime, started again";
+    }
 }
 
 }  // namespace

@@ -115,4 +115,14 @@ grep -q 'PASSED THE COMPUTATIONAL TESTS' dblat3.out || fail "xblat3d, default th
 grep -q '^grain_lapack: runtime never started' default.log || fail "the runtime started for calls under the threshold"
 [ "$(through_grain default.log dgemm_)" = 0 ] || fail "a dgemm_ under the threshold went through grain"
 echo "default threshold: $(grep '^grain_lapack: dgemm_' default.log)"
+# A runtime that cannot start (StarPU could not write its home; it would abort the
+# program): LAPACK's GE tests pass on the system's LAPACK, and stderr says so once.
+{ head -16 $lapack/dtest.in; echo "DGE   11"; } > dge.in
+env -u XDG_CACHE_HOME -u STARPU_PERF_MODEL_DIR STARPU_HOME=/proc/grain-none LD_PRELOAD="$preload" \
+  GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 STARPU_SILENT=1 $lapack/xlintstd < dge.in > dge.out 2> dge.log ||
+  { tail -20 dge.out dge.log; fail "xlintstd with an unusable STARPU_HOME exited $?"; }
+grep -q 'All tests for DGE routines passed' dge.out || fail "xlintstd with an unusable STARPU_HOME: no pass"
+[ "$(grep -c "calls go to the system's LAPACK" dge.log)" = 1 ] || { cat dge.log; fail "not one line saying so"; }
+[ "$(through_grain dge.log dgetrf_)" = 0 ] || fail "a dgetrf_ went through grain without a runtime"
+echo "unusable STARPU_HOME: $(grep "calls go to the system's LAPACK" dge.log)"
 echo "PASSED"

@@ -1,6 +1,7 @@
 #pragma once
 // grain::Runtime: RAII owner of the StarPU runtime. Exactly one may be alive at a
 // time (StarPU is a per-process runtime); grain routines need one.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -105,6 +106,12 @@ public:
 
     /// Whether a Runtime is alive in this process.
     static bool active();
+
+    /// Lets the next Runtime constructed while this one is alive take its place, where it
+    /// would otherwise be refused: that constructor calls `end` first (on its own thread),
+    /// which must destroy this Runtime. For a library that starts a Runtime of its own
+    /// for its calls, as libgrain_lapack does, under a program that may make its own.
+    void yield_to_next(std::function<void()> end);
 
 private:
     int ncpu_ = 0;
