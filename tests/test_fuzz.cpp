@@ -3,7 +3,9 @@
 // overlapping or not. Every call either throws grain::invalid_argument, or returns the
 // info and the result LAPACK gives. Inputs the generator made valid must be accepted:
 // its own oracle (brute-force element overlap, the LAPACK rules) decides that.
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -285,6 +287,97 @@ TEST(Fuzz, GemmOnViewsOfOneArray) {
     std::printf("fuzz: %d calls, %d accepted, %d refused\n", calls, accepted, refused);
     EXPECT_GT(accepted, calls / 4);
     EXPECT_GT(refused, calls / 20);
+}
+
+// The pivots under random input: getrs on random ipiv contents (getrf's, with entries
+// replaced by anything from INT_MIN to INT_MAX), and getrf and gesv with ipiv anywhere in
+// one buffer with A and B, overlapping them or not. Every call either throws
+// invalid_argument (an index outside [i + 1, n], an ipiv sharing a byte with A or B,
+// as the oracle decides) with B untouched, or gives LAPACK's answer.
+TEST(Fuzz, PivotsGiveAnErrorOrLapacksAnswer) {
+    Fuzz f;
+    const auto start = std::chrono::steady_clock::now();
+    int calls = 0, accepted = 0, refused = 0;
+    ::setenv("GRAIN_NB", "8", 1);
+    for (; calls < 3000 && std::chrono::steady_clock::now() - start < std::chrono::seconds(6); ++calls) {
+        const int n = 1 + int(f.below(30)), nrhs = 1 + int(f.below(3));
+        // A (n x n), B (n x nrhs) and ipiv (n ints) at random byte offsets of one buffer.
+        const int64_t total = 8 * (n * n + n * nrhs) + 4 * n + 256;
+        std::vector<double> storage(size_t(total / 8 + 1));
+        char* bytes = reinterpret_cast<char*>(storage.data());
+        const int64_t oa = 8 * f.below(16), ob = oa + 8 * n * n + 8 * f.below(16) - (f.chance(0.2) ? 8 * f.below(n * n) : 0);
+        const int64_t op = f.chance(0.6) ? ob + 8 * n * nrhs + 4 * f.below(8) : 4 * f.below((total - 4 * n) / 4);
+        double* a = reinterpret_cast<double*>(bytes + oa);
+        double* b = reinterpret_cast<double*>(bytes + std::max<int64_t>(0, ob));
+        int* ipiv = reinterpret_cast<int*>(bytes + op);
+        const auto meets = [](int64_t x0, int64_t x1, int64_t y0, int64_t y1) { return x0 < y1 && y0 < x1; };
+        const bool ab = meets(oa, oa + 8 * n * n, ob, ob + 8 * n * nrhs) || ob < 0;
+        const bool pa = meets(op, op + 4 * n, oa, oa + 8 * n * n), pb = meets(op, op + 4 * n, ob, ob + 8 * n * nrhs);
+        if (ab) continue;  // the matrices' own aliasing: the other fuzzer's
+        for (int64_t i = 0; i < n * n; ++i) a[i] = f.random.uniform();
+        for (int64_t i = 0; i < n; ++i) a[i + i * n] += 0.5;  // nonsingular, pivoting still chosen by values
+        for (int64_t i = 0; i < n * nrhs; ++i) b[i] = f.random.uniform();
+        const int routine = int(f.below(3));  // getrf, gesv, getrs on ipiv of getrf's with entries changed
+        bool ok = true;
+        std::vector<double> fa(a, a + n * n), fb(b, b + n * nrhs);
+        std::vector<int> expected_ipiv(static_cast<size_t>(n));
+        std::vector<int> given;
+        if (routine == 2) {
+            if (pa) continue;  // getrs reads A: an ipiv inside it changes A's values too
+            ASSERT_EQ(blas::getrf(n, n, a, n, expected_ipiv.data()), 0);
+            fa.assign(a, a + n * n);
+            given = expected_ipiv;
+            for (int e = int(f.below(3)); e > 0; --e) {
+                const int candidates[] = {0, -1, n + 1, INT32_MAX, INT32_MIN, int(f.below(n)) + 1, n};
+                given[size_t(f.below(n))] = candidates[f.below(7)];
+            }
+            for (int i = 0; i < n; ++i) ok = ok && given[size_t(i)] > i && given[size_t(i)] <= n;
+            ok = ok && !pb;
+            if (ok) {
+                ASSERT_EQ(blas::getrs(Op::NoTrans, n, nrhs, fa.data(), n, given.data(), fb.data(), n), 0);
+            }
+            std::copy(given.begin(), given.end(), ipiv);
+        } else {
+            ok = !pa && !(routine == 1 && pb);
+            if (ok) {
+                ASSERT_EQ(blas::getrf(n, n, fa.data(), n, expected_ipiv.data()), 0);
+                if (routine == 1) {
+                    ASSERT_EQ(blas::getrs(Op::NoTrans, n, nrhs, fa.data(), n, expected_ipiv.data(), fb.data(), n), 0);
+                }
+            }
+        }
+        const std::vector<double> b_before(b, b + n * nrhs);
+        int info = -1;
+        try {
+            info = routine == 0   ? getrf(int64_t(n), int64_t(n), a, int64_t(n), ipiv)
+                   : routine == 1 ? gesv(int64_t(n), int64_t(nrhs), a, int64_t(n), ipiv, b, int64_t(n))
+                                  : getrs(Op::NoTrans, int64_t(n), int64_t(nrhs), a, int64_t(n), ipiv, b, int64_t(n));
+        } catch (const grain::invalid_argument& e) {
+            ++refused;
+            EXPECT_FALSE(ok) << "call " << calls << " refused valid input: " << e.what();
+            EXPECT_EQ(std::string(e.argument()).rfind("ipiv", 0), 0u) << e.what();
+            if (!pb) {
+                ASSERT_TRUE(std::equal(b, b + n * nrhs, b_before.begin())) << "call " << calls << " wrote B";
+            }
+            continue;
+        }
+        ++accepted;
+        ASSERT_TRUE(ok) << "call " << calls << " (routine " << routine << ", n " << n << ") accepted invalid pivots";
+        ASSERT_EQ(info, 0);
+        const double scale = 1e3 * std::numeric_limits<double>::epsilon() * n;
+        if (routine != 2) {
+            for (int i = 0; i < n; ++i) ASSERT_EQ(ipiv[i], expected_ipiv[size_t(i)]) << "call " << calls;
+            for (int64_t i = 0; i < n * n; ++i) ASSERT_NEAR(a[i], fa[size_t(i)], scale) << "call " << calls;
+        }
+        if (routine != 0) {
+            const double bmax = std::max(1.0, max_abs(fb));
+            for (int64_t i = 0; i < n * nrhs; ++i) ASSERT_NEAR(b[i], fb[size_t(i)], scale * bmax * 100) << "call " << calls;
+        }
+    }
+    ::unsetenv("GRAIN_NB");
+    std::printf("fuzz: %d pivot calls, %d accepted, %d refused\n", calls, accepted, refused);
+    EXPECT_GT(accepted, calls / 5);
+    EXPECT_GT(refused, calls / 10);
 }
 
 }  // namespace
