@@ -138,12 +138,12 @@ Request start(const Plan<T>& plan) {
     });
 }
 
-// The synchronous form: the pivots' check and LAPACKE's NaN check, then each step on a
+// The synchronous form: LAPACKE's NaN check and the pivots' check, then each step on a
 // request of its own, its outputs sent home as they are done; info as LAPACK's.
 template <typename T>
 int finish(const Plan<T>& plan) {
-    if (const auto& [ipiv, order] = plan.pivots(); ipiv) require_pivots(plan.routine, *ipiv, order);
     if (const int info = nan_info(plan)) return info;
+    if (const auto& [ipiv, order] = plan.pivots(); ipiv) require_pivots(plan.routine, *ipiv, order);
     for (const typename Plan<T>::Step& s : plan.steps()) {
         Request request = submit(ladder_of(plan), s.algorithms);
         for (const Matrix<T>* out : s.outputs) write_back(*out);
