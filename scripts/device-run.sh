@@ -216,8 +216,8 @@ for phase in $phases; do
     suite)
       # The whole suite with the GPU visible: each test program of the build
       # once, all of its tests, its summary in suite.txt. The driver's tests find the
-      # moved driver through GRAIN_TESTING_BINARY.
-      export GRAIN_TESTING_BINARY=$driver
+      # moved driver through GRAIN_TESTING_BINARY; the environment fuzzer gets 5 s.
+      export GRAIN_TESTING_BINARY=$driver GRAIN_ENV_FUZZ_SECONDS=5
       for program in "$build"/tests/grain_*tests; do
         # MPI's tests run under mpirun (ctest Mpi1-4), not alone.
         [ -x "$program" ] && [ "${program##*/}" != grain_mpi_tests ] || continue

@@ -64,6 +64,7 @@ std::vector<std::string> homes(const std::string& scratch) {
 }
 
 struct Outcome {
+    bool started = false;
     bool exited = false;
     int status = 0;  // the exit code, or the signal
     bool hung = false;
@@ -86,6 +87,7 @@ Outcome run_child(const std::vector<std::string>& arguments, const std::vector<s
     posix_spawn_file_actions_destroy(&files);
     if (spawned != 0) return {};
     Outcome out;
+    out.started = true;
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
         int status = 0;
@@ -116,6 +118,18 @@ std::string tail(const std::string& path) {
     return text.size() > 2000 ? text.substr(text.size() - 2000) : text;
 }
 
+// The child program: beside this one (a packed build moves both), else where it was built.
+std::string child_program() {
+    char self[4096] = {};
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        std::string beside(self, size_t(n));
+        beside = beside.substr(0, beside.rfind('/') + 1) + "grain_env_fuzz_child";
+        if (access(beside.c_str(), X_OK) == 0) return beside;
+    }
+    return GRAIN_ENV_FUZZ_CHILD;
+}
+
 TEST(EnvFuzz, EveryRunGivesRightAnswersOrAnError) {
     const char* budget_text = std::getenv("GRAIN_ENV_FUZZ_SECONDS");
     const int budget = budget_text ? std::atoi(budget_text) : 40;
@@ -134,6 +148,7 @@ TEST(EnvFuzz, EveryRunGivesRightAnswersOrAnError) {
             continue;
         base.push_back(entry);
     }
+    const std::string child = child_program();
     std::mt19937_64 rng(70);
     const std::vector<std::string> places = homes(scratch);
     std::map<int, int> outcomes;  // exit code -> runs
@@ -156,9 +171,10 @@ TEST(EnvFuzz, EveryRunGivesRightAnswersOrAnError) {
         shown += " STARPU_HOME=" + home;
         const std::string seed = std::to_string(rng() % 100000);
         const std::string log = scratch + "/run.log";
-        const Outcome out = run_child({GRAIN_ENV_FUZZ_CHILD, seed}, environment, log);
+        const Outcome out = run_child({child, seed}, environment, log);
         ++runs;
         const std::string what = "run " + std::to_string(runs) + " (seed " + seed + "):" + shown + "\n" + tail(log);
+        ASSERT_TRUE(out.started) << "cannot start " << child;
         ASSERT_FALSE(out.hung) << what << "hung";
         ASSERT_TRUE(out.exited) << what << "died of signal " << out.status;
         ASSERT_TRUE(out.status == 0 || out.status == 3) << what << "exited " << out.status;

@@ -54,7 +54,8 @@ public:
     Collective& agreement() { return *agreement_; }
     // The inputs the synchronous form checks for NaN, in order.
     void check_nan(std::initializer_list<NanInput<T>> inputs) { nan_inputs_.insert(nan_inputs_.end(), inputs); }
-    // The pivots a solve applies, which the synchronous form checks first (require_pivots).
+    // The pivots a solve applies, which the synchronous form checks before it submits
+    // anything (require_pivots).
     void check_pivots(const Pivots& ipiv, int64_t order) { pivots_ = {&ipiv, order}; }
     // A step: its algorithms, and the outputs the synchronous form brings home after it.
     // The synchronous form runs each step on a request of its own and stops at the first

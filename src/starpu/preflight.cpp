@@ -84,7 +84,8 @@ void check_directory(const Place& place, const std::string& sub, bool written) {
 // The address space StarPU maps as it starts (its threads' stacks and malloc arenas,
 // hwloc's topology), and what each thread running CPU kernels maps besides: OpenBLAS's
 // buffer (128 MiB on x86-64; OpenBLAS retries forever where it cannot map it) and a
-// malloc arena. From StarPU 1.3 with 1, 2 and 4 CPU workers (VmPeak), with a margin.
+// malloc arena. Measured with 1, 2 and 4 CPU workers, with a margin
+// (doc/results/2026-12-02-starpu-address-space.md).
 constexpr int64_t starpu_space = 640 * MiB;
 constexpr int64_t blas_thread_space = 200 * MiB;
 
@@ -153,6 +154,8 @@ void check_starpu_can_start(int threads, int blas_threads, bool opencl) {
     check_directory(models, std::string("/codelets/") + perfmodel_version, true);
     check_directory(models, "/bus", true);
     if (opencl) check_directory({home.path + "/.starpu/opencl", home.from}, "", true);
+    // A simulated machine's workers are SimGrid's actors, not threads, and run no kernel.
+    if (simulated) return;
     const Reserve reserve(blas_threads);
     check_threads(threads);
 }
