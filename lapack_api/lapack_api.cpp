@@ -282,12 +282,15 @@ void getrs(Counter& c, S system, const char* trans, const int* n, const int* nrh
            const int* ipiv, T* b, const int* ldb, int* info) {
     bool valid = one_of(*trans, "NTC") && *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) && at_least(*ldb, *n);
     if (valid && !Session::nested()) {
-        const int* end = ipiv + *n;
-        if (std::any_of(ipiv, end, [&](int p) { return p < 1 || p > *n; })) {
-            *info = -6;
-            return xerbla(c, 6);
+        bool ordered = true;
+        for (int i = 0; i < *n; ++i) {
+            if (ipiv[i] < 1 || ipiv[i] > *n) {
+                *info = -6;
+                return xerbla(c, 6);
+            }
+            ordered = ordered && ipiv[i] > i;
         }
-        for (int i = 0; i < *n && valid; ++i) valid = ipiv[i] > i;
+        valid = ordered;
     }
     dispatch(c, valid, std::min(*n, *nrhs), info,
              [&] { return grain::getrs(Op(up(*trans)), *n, *nrhs, a, *lda, ipiv, b, *ldb); }, system);

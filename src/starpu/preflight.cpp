@@ -70,11 +70,12 @@ int can_write_in(const std::string& path) {
     return 0;
 }
 
-void check_directory(const Place& place, const std::string& sub, bool written) {
+// A directory StarPU writes in, made (with its parents) if it is not there.
+void check_directory(const Place& place, const std::string& sub) {
     const std::string path = place.path + sub;
     int error = make_path(path);
     // A simulated machine only reads its models.
-    if (error == 0 && written && !simulated) error = can_write_in(path);
+    if (error == 0 && !simulated) error = can_write_in(path);
     if (error != 0)
         throw runtime_error("grain::Runtime: StarPU cannot keep its files in " + path + " (from " + place.from +
                             "): " + std::strerror(error) +
@@ -150,10 +151,9 @@ void check_threads(int count) {
 void check_starpu_can_start(int threads, int blas_threads, bool opencl) {
     const Place home = starpu_home();
     const Place models = perf_model_dir(home);
-    check_directory(models, "", false);
-    check_directory(models, std::string("/codelets/") + perfmodel_version, true);
-    check_directory(models, "/bus", true);
-    if (opencl) check_directory({home.path + "/.starpu/opencl", home.from}, "", true);
+    check_directory(models, std::string("/codelets/") + perfmodel_version);
+    check_directory(models, "/bus");
+    if (opencl) check_directory({home.path + "/.starpu/opencl", home.from}, "");
     // A simulated machine's workers are SimGrid's actors, not threads, and run no kernel.
     if (simulated) return;
     const Reserve reserve(blas_threads);
