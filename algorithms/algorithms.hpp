@@ -49,6 +49,11 @@ template <typename T>
 void getrf(const Context& ctx, const Matrix<T>& A, const detail::PivotBlocks& ipiv);
 template <typename T>
 void getrf(const Context& ctx, const detail::TileGrid<T>& A, const detail::PivotBlocks& ipiv);
+// A laswp split with its panel: the interchanges of each sub-block of `ipiv` (in reverse
+// order with `reverse`), on the sub-tiles of its column (TileGrid), from the sub-block's
+// first row down.
+template <typename T>
+void laswp(const Context& ctx, const detail::TileGrid<T>& A, const detail::PivotBlocks& ipiv, bool reverse);
 template <typename T>
 void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
 

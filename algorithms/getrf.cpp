@@ -52,6 +52,19 @@ void getrf(const Context& ctx, const TileGrid<T>& A, const detail::PivotBlocks& 
 }
 
 template <typename T>
+void laswp(const Context& ctx, const TileGrid<T>& A, const detail::PivotBlocks& ipiv, bool reverse) {
+    // Column by column of sub-tiles, each sub-block's interchanges after the ones before it
+    // (the reverse for P^T), as the split panel's own steps applied them.
+    const int blocks = int(ipiv.blocks->size());
+    for (int n = 0; n < A.nt(); ++n)
+        for (int s = 0; s < blocks; ++s) {
+            const int k = reverse ? blocks - 1 - s : s;
+            detail::task::laswp<T>(ctx, ipiv, k, column_from<T>(A, k, n), int64_t(k) * A.nb(), 2 * (blocks - s) - n,
+                                   reverse);
+        }
+}
+
+template <typename T>
 void getrf(const Context& ctx, const Matrix<T>& A, const detail::PivotBlocks& ipiv) {
     getrf(ctx, TileGrid<T>(A), ipiv);
 }
@@ -81,6 +94,7 @@ void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::Pivot
 #define GRAIN_INSTANTIATE(T)                                                                    \
     template void getrf<T>(const Context&, const TileGrid<T>&, const detail::PivotBlocks&);    \
     template void getrf<T>(const Context&, const Matrix<T>&, const detail::PivotBlocks&);      \
+    template void laswp<T>(const Context&, const TileGrid<T>&, const detail::PivotBlocks&, bool); \
     template void getrs<T>(const Context&, Op, const Matrix<T>&, const detail::PivotBlocks&,   \
                            const Matrix<T>&);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)

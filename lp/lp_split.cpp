@@ -82,7 +82,7 @@ public:
                                                                                     : nullptr;
         if (cause) solve(counters, cause, new_ladder ? &site : nullptr);
         const size_t k = kind(int(site.op), site.level);
-        if (too_coarse_for_the_calls(site, counters) || longer_than_the_rest(k, counters)) return true;
+        if (too_coarse_for_the_calls(site, counters) || longer_than_the_rest(site, counters)) return true;
         // The kind's target as a running credit: each decision adds it (up to 1), a split
         // spends 1. It carries over solves: counted from each solve, the first decision
         // after one split at any target above 0, and with GPUs solves come every few
@@ -313,14 +313,28 @@ private:
     // whatever its target. While it runs, the other R - 1 cores need R - 1 times its
     // duration of work: the ready tasks not started, and half of the running ones'
     // (doc/results/tuning-history.md#critical-path-rule).
-    bool longer_than_the_rest(size_t k, const Counters& counters) const {
+    bool longer_than_the_rest(const TaskSite& site, const Counters& counters) const {
         if (units_.size() != 1) return false;
         const double work = sum_over_kinds(counters, [&](const TaskCounters& c, size_t kind) {
             const double waiting = double(std::max<int64_t>(0, c.ready - c.started));
             const double running = double(std::max<int64_t>(0, c.started - c.finished));
             return (waiting + 0.5 * running) * inputs_.duration[kind];
         });
-        return inputs_.duration[k] * (inputs_.workers[0] - 1) > work;
+        return site_seconds(site) * (inputs_.workers[0] - 1) > work;
+    }
+
+    // The work of the task at `site`: its kind's on one tile, or for a column task (an
+    // LU's panel) on its whole column, whose pivot search and updates span every tile of
+    // it. Priced as one tile, a tall panel at a coarse ladder's top would stay whole and
+    // hold back every update of its step.
+    double site_flops(const TaskSite& site) const {
+        const double nb = scales_[size_t(site.level)];
+        return kernel_flops(site.op, site.height * nb, nb, nb);
+    }
+    double site_seconds(const TaskSite& site) const {
+        const double tile = kernel_flops(site.op, scales_[size_t(site.level)]);
+        const double seconds = inputs_.duration[kind(int(site.op), site.level)];
+        return tile > 0 ? seconds * site_flops(site) / tile : seconds;
     }
 
     // A task carrying more than 1/(R x MinN) of the work in flight (the calls' flops) is
@@ -331,8 +345,7 @@ private:
     // a sum over the kinds.
     bool too_coarse_for_the_calls(const TaskSite& site, const Counters& counters) const {
         if (units_.size() != 1 || counters.call_flops <= 0) return false;
-        const double flops = kernel_flops(site.op, scales_[size_t(site.level)]);
-        return flops * inputs_.workers[0] * cpu_unit.min_tasks > counters.call_flops;
+        return site_flops(site) * inputs_.workers[0] * cpu_unit.min_tasks > counters.call_flops;
     }
 
     // The critical path with GPUs, which the LP does not see either: a split gives the

@@ -85,7 +85,7 @@ bool Recursion::decide(const TaskSite& site) {
         ++kept_on_gpu_;
         return false;
     }
-    if (!policy_->split(site, counters_)) return false;
+    if (!(kernel_info(site.op).follows ? site.panel_split : policy_->split(site, counters_))) return false;
     ++counts.split;
     return true;
 }

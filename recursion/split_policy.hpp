@@ -30,12 +30,19 @@ struct TaskSite {
     // with a critical path, step k of S gets 2 (S - k), less the task's distance from the
     // diagonal; 0 where there is none.
     int priority = 0;
+    // Tiles of its column, for a column kernel (an LU's panel): it does that many tiles'
+    // work, where the LP's kinds are one tile's. 1 for every other task.
+    int height = 1;
+    // A `follows` kernel (laswp): whether the panel whose pivots it applies split into
+    // sub-panels at the next scale.
+    bool panel_split = false;
 };
 
 class SplitPolicy {
 public:
     virtual ~SplitPolicy() = default;
-    // Called only for tasks that can be split (level < levels - 1).
+    // Called only for tasks that can be split (level < levels - 1) and are not `follows`
+    // kernels (the kernel table).
     virtual bool split(const TaskSite& site, const Counters& counters) = 0;
     // Adds what the policy measured to the statistics, and forgets it.
     virtual void report(Statistics&) const {}

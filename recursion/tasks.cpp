@@ -24,13 +24,22 @@ int64_t global_priority(const Context& ctx, const Tile<T>& out, int priority) {
     return composed_priority(ctx.priority_base, priority, ctx.level, int(out.grid->scales().size()));
 }
 
-// What the split policy is told of a task whose output is `out`, of loop-nest priority
-// `priority`.
+// What the split policy is told of a task whose output is `out` (the first of `height`
+// tiles for a column task), of loop-nest priority `priority`.
 template <typename T>
-TaskSite site(Kernel kernel, const Tile<T>& out, int priority) {
+TaskSite site(Kernel kernel, const Tile<T>& out, int priority, int height = 1) {
     const TileStorage<T>& grid = *out.grid;
     return {kernel, grid.level(), int(grid.scales().size()), out.i, out.j, &grid.scales(),
-            scalar_traits<T>::letter, out.use(), grid.writers_in_flight(out.i, out.j) > 0, priority};
+            scalar_traits<T>::letter, out.use(), grid.writers_in_flight(out.i, out.j) > 0, priority, height};
+}
+
+// Whether the last panel writing block k of `pivots` split into sub-panels of the scale
+// below `out`'s (a `follows` kernel splits with it).
+template <typename T>
+bool panel_split_below(const PivotBlocks& pivots, int k, const Tile<T>& out) {
+    const std::vector<int>& scales = out.grid->scales();
+    const size_t below = size_t(out.grid->level()) + 1;
+    return below < scales.size() && pivots.storage->panel_split(pivots.at(k)) == scales[below];
 }
 
 // Inserts the kernel of a task that runs whole, with what every kernel reports with:
@@ -112,10 +121,15 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const Pi
     }
     const Tile<T>& first = column.front();
     Context down = below(ctx, first, priority);
-    if (ctx.recursion->decide(site(kernel, first, down.top_priority))) {
+    TaskSite at = site(kernel, first, down.top_priority, int(column.size()));
+    at.panel_split = kernel_info(kernel).follows && panel_split_below(pivots, k, first);
+    const bool split = ctx.recursion->decide(at);
+    if (kernel == Kernel::Getrf) pivots.storage->set_panel_split(pivots.at(k), split ? at.scales->at(size_t(at.level) + 1) : 0);
+    if (split) {
         const TileGrid<T> sub = TileGrid<T>::children_of(column);
         down.row_offset = ctx.row_offset + first_row;
         const PivotBlocks sub_pivots{pivots.storage, &pivots.storage->sub_blocks(pivots.at(k), sub.nb())};
+        if (kernel == Kernel::Laswp) return algorithms::laswp(down, sub, sub_pivots, args.transa == Op::Trans);
         return algorithms::getrf(down, sub, sub_pivots);
     }
     std::vector<starpu_data_handle_t> handles{pivots.at(k)};

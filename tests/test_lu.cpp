@@ -172,7 +172,7 @@ TYPED_TEST(Lu, GesvOnSingularLapackLayoutAndAsyncChain) {
 }
 
 // Under --split all on a three-scale ladder, every panel splits into the same LU on its
-// column's sub-tiles (whose panels split again), laswp never does, and the factors and
+// column's sub-tiles (whose panels split again), every laswp with it, and the factors and
 // pivots are still LAPACKE's: the pivots compose across levels.
 TYPED_TEST(Lu, PanelsSplitIntoTheSameLu) {
     using T = TypeParam;
@@ -193,11 +193,57 @@ TYPED_TEST(Lu, PanelsSplitIntoTheSameLu) {
     EXPECT_EQ(s.at("getrf", 1).split, s.at("getrf", 1).submitted);
     EXPECT_GT(s.at("getrf", 2).finished, 0);
     EXPECT_EQ(s.at("getrf", 0).finished + s.at("getrf", 1).finished, 0);
-    EXPECT_EQ(s.at("laswp", 0).split + s.at("laswp", 1).split, 0);
-    EXPECT_GT(s.at("laswp", 1).finished, 0);  // the split panels' own interchanges
+    EXPECT_GT(s.at("laswp", 0).submitted, 0);
+    EXPECT_EQ(s.at("laswp", 0).split, s.at("laswp", 0).submitted);
+    EXPECT_EQ(s.at("laswp", 1).split, s.at("laswp", 1).submitted);
+    EXPECT_EQ(s.at("laswp", 0).finished + s.at("laswp", 1).finished, 0);
+    EXPECT_GT(s.at("laswp", 2).finished, 0);
     const std::vector<int> p(ipiv.data(), ipiv.data() + n);
     expect_lapacke_pivots(A, p);
     EXPECT_LT(factor_residual(permuted(A, p), testing::lu_product(to_array(tA))), 60);
+}
+
+// Row interchanges split exactly where their panel did, whatever the policy says of
+// other tasks: under depth:1 the top-level panels split and their interchanges with
+// them, the panels one level down run whole and so do theirs. The solves that reuse
+// the pivots (P B, and P^T X in reverse, on B's ladder) split the same way, and give
+// LAPACKE's backward error, on an ill-conditioned matrix too.
+TYPED_TEST(Lu, InterchangesSplitWithTheirPanel) {
+    using T = TypeParam;
+    const std::string saved = test_runtime().split();
+    test_runtime().set_split("depth:1");
+    const int64_t n = 75;  // 3 x 3 tiles of 32, the last partial
+    const Array<T> hard = spd_with_condition<T>(n, hard_conditions<T>()[0], rng());
+    for (const Array<T>& A : {random_array<T>(n, n, Kind::General, rng()), hard}) {
+        const Array<T> B = random_array<T>(n, 2, Kind::General, rng());
+        Matrix<T> tA(n, n, {32, 16, 8});
+        tA.from_lapack(A.data(), A.ld());
+        Pivots ipiv(n);
+        test_runtime().reset_statistics();
+        ASSERT_EQ(getrf(tA, ipiv), 0);
+        const Statistics s = test_runtime().statistics();
+        EXPECT_EQ(s.at("getrf", 0).split, s.at("getrf", 0).submitted);
+        EXPECT_EQ(s.at("getrf", 1).split, 0);
+        EXPECT_GT(s.at("laswp", 0).submitted, 0);
+        EXPECT_EQ(s.at("laswp", 0).split, s.at("laswp", 0).submitted);
+        EXPECT_GT(s.at("laswp", 1).finished, 0);
+        EXPECT_EQ(s.at("laswp", 1).split, 0);
+        expect_lapacke_pivots(A, std::vector<int>(ipiv.data(), ipiv.data() + n));
+        for (Op trans : {Op::NoTrans, Op::Trans}) {
+            Matrix<T> tB(n, 2, {32, 16, 8});
+            tB.from_lapack(B.data(), B.ld());
+            test_runtime().reset_statistics();
+            ASSERT_EQ(getrs(trans, tA, ipiv, tB), 0);
+            EXPECT_EQ(test_runtime().statistics().at("laswp", 0).split, 3);  // one per step
+            Array<T> lapacke = A, x = B;
+            std::vector<lapack_int> lp(static_cast<size_t>(n));
+            ASSERT_EQ(blas::getrf(int(n), int(n), lapacke.data(), lapacke.ld(), lp.data()), 0);
+            ASSERT_EQ(blas::getrs(trans, int(n), 2, lapacke.data(), lapacke.ld(), lp.data(), x.data(), x.ld()), 0);
+            EXPECT_LT(solve_residual(Side::Left, trans, A, to_array(tB), T(1), B),
+                      std::max(60.0, 10 * solve_residual(Side::Left, trans, A, x, T(1), B)));
+        }
+    }
+    test_runtime().set_split(saved);
 }
 
 TYPED_TEST(Lu, BadArgumentsAreRefused) {

@@ -323,6 +323,31 @@ TEST(Recursion, LpPolicySplitsTasksTooCoarseForTheCalls) {
     EXPECT_TRUE(policy->split(site, counters));
 }
 
+// A panel (a column task) carries its whole column's work: the same rule weighs a panel
+// of four tiles at four tiles' LU, where a one-tile panel of the same call stays whole.
+TEST(Recursion, LpPolicyWeighsAPanelByItsColumn) {
+    test_runtime();
+    if (starpu_cuda_worker_get_count() > 0) GTEST_SKIP() << "a rule for CPU cores alone";
+    using detail::Kernel;
+    const std::vector<int> ladder{512, 256};
+    const double share = starpu_cpu_worker_get_count() * 16;  // the call's work over one task's
+    const double one_tile = detail::kernel_flops(Kernel::Getrf, 512, 512, 512);
+    const double column = detail::kernel_flops(Kernel::Getrf, 4 * 512, 512, 512);
+    ASSERT_GT(column, 3 * one_tile);
+    for (const int height : {1, 4}) {
+        const auto policy = detail::make_lp_split(50);
+        policy->started();
+        detail::Counters counters;
+        detail::TaskCounters& gemms = counters.at(Kernel::Gemm, 0);  // the workers lack nothing
+        gemms.submitted = 1000;
+        gemms.ready = 1000;
+        counters.call_flops = share * 2 * one_tile;  // a one-tile panel is half too coarse
+        detail::TaskSite site{Kernel::Getrf, 0, 2, 0, 0, &ladder, 'd', nullptr, false};
+        site.height = height;
+        EXPECT_EQ(policy->split(site, counters), height == 4) << "height " << height;
+    }
+}
+
 // Below its target, a task is split only while the workers lack ready tasks: fewer than
 // 8 each (half the LP's MinN of 16 tasks each, which sets the target here).
 TEST(Recursion, LpPolicySplitsBelowTargetOnlyWhileWorkersLackTasks) {

@@ -18,8 +18,11 @@
 // Buffer shape: `tiles`, one tile per mode; or `column`, a pivot block (the first mode)
 // then a column of tiles that all take the last mode, as many as the task has: LU with
 // partial pivoting searches and swaps rows across a whole column of tiles.
-// Split: `splits` (a task may run as the same algorithm on its tiles' sub-tiles) or
-// `whole` (always its kernel: row interchanges move rows, not flops).
+// Split: `splits` (a task may run as the same algorithm on its tiles' sub-tiles, where
+// the split policy says so), `whole` (always its kernel), or `follows` (row interchanges:
+// they move rows, not flops, so no policy weighs them; they split exactly where the panel
+// whose pivots they apply did, so that a step's updates at the next scale wait only for
+// the sub-panels they need, not for the whole panel).
 // Rate before history: `own` (the LP prices a kernel it has not measured at its unit's
 // default rate), or the kernel whose measured rate it follows from level to level (a
 // panel's LU is trsm and gemm work on narrower columns); that kernel's row comes first.
@@ -39,7 +42,7 @@
     X(GetrfNopiv, getrf_nopiv, (STARPU_RW), sync, tiles, splits, own, getrf_flops(m, n))          \
     X(Scale, scale, (STARPU_RW), async, tiles, splits, own, m * n)                                \
     X(Getrf, getrf, (STARPU_W, STARPU_RW), sync, column, splits, Trsm, getrf_flops(m, n))         \
-    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, whole, own, 0)                            \
+    X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, follows, own, 0)                          \
     X(Lange, lange, (STARPU_R, STARPU_W), none, tiles, whole, own, m * n)
 
 namespace grain::detail {
@@ -59,7 +62,8 @@ struct KernelInfo {
     std::array<starpu_data_access_mode, max_kernel_buffers> modes;
     CudaKernel cuda;
     bool column;  // a pivot block, then a column of tiles (the last mode)
-    bool splits;
+    bool splits;   // `splits` or `follows`
+    bool follows;  // splits where its panel did, the policy not asked
     int rate_from;  // the kernel whose rate the LP borrows before history, or -1
 };
 
@@ -67,14 +71,14 @@ namespace kernel_table_detail {
 // The table's words for its CUDA, shape, split and rate columns.
 constexpr CudaKernel async = CudaKernel::Async, sync = CudaKernel::Sync, none = CudaKernel::None;
 constexpr bool tiles = false, column = true;
-constexpr bool splits = true, whole = false;
+enum Split { whole, splits, follows };
 // `own`, or a kernel's name: the kernels' order, from -1.
 enum Rate { own = -1, GRAIN_KERNEL_TABLE(GRAIN_KERNEL_ENUM) };
 
 template <typename... Modes>
-constexpr KernelInfo row(const char* name, CudaKernel cuda, bool shape, bool split, int rate, Modes... modes) {
+constexpr KernelInfo row(const char* name, CudaKernel cuda, bool shape, Split split, int rate, Modes... modes) {
     static_assert(sizeof...(Modes) <= max_kernel_buffers, "raise max_kernel_buffers");
-    return {name, int(sizeof...(Modes)), {modes...}, cuda, shape, split, rate};
+    return {name, int(sizeof...(Modes)), {modes...}, cuda, shape, split != whole, split == follows, rate};
 }
 // m x n LU, either shape: max(m, n) min(m, n)^2 - min(m, n)^3 / 3.
 constexpr double getrf_flops(double m, double n) {

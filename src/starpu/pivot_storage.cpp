@@ -118,6 +118,7 @@ void PivotStorage::release() {
     for (auto p = plans_.rbegin(); p != plans_.rend(); ++p)
         starpu_data_partition_clean(p->parent, unsigned(p->children.size()), p->children.data());
     plans_.clear();
+    panel_split_.clear();
     for (starpu_data_handle_t h : blocks_) starpu_data_unregister(h);
     blocks_.clear();
     nb_ = 0;

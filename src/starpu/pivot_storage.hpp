@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "grain/pivots.hpp"
@@ -32,6 +33,14 @@ public:
     // The sub-blocks of child_nb indices of `block` (one of the blocks, or a sub-block):
     // a split panel's steps write them. Planned on first use (single submitting thread).
     const std::vector<starpu_data_handle_t>& sub_blocks(starpu_data_handle_t block, int child_nb);
+    // How the last panel submitted on `block` runs: split into sub-panels of child_nb
+    // columns, or 0 whole (also for a block no panel wrote yet). Its interchanges split
+    // the same way (the kernel table's `follows`).
+    void set_panel_split(starpu_data_handle_t block, int child_nb) { panel_split_[block] = child_nb; }
+    int panel_split(starpu_data_handle_t block) const {
+        const auto found = panel_split_.find(block);
+        return found == panel_split_.end() ? 0 : found->second;
+    }
     void runtime_ending() override {
         release();
         enlisted_ = false;  // a later Runtime enlists it again on first use
@@ -52,6 +61,7 @@ private:
         std::vector<starpu_data_handle_t> children;
     };
     std::deque<Plan> plans_;  // a deque: the blocks handed out stay where they are
+    std::unordered_map<starpu_data_handle_t, int> panel_split_;
     bool enlisted_ = false;
 };
 
