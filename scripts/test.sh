@@ -14,6 +14,9 @@ bash "$root/scripts/install-deps.sh"
 parallel_ctest() {
   (cd "$1" && { ctest -R '^Info$' >/dev/null || true; } && ctest --output-on-failure -j "$(nproc)")
 }
+# The environment fuzzer's budget in the variants, which run the Release build's paths
+# again (its own default, 40 s, in the Release build).
+variant_fuzz_seconds=15
 
 echo "== layers: no file includes from a layer above its own"
 bash "$root/scripts/check-layers.sh" "$root"
@@ -41,7 +44,7 @@ grep -q 'OpenclNode \.* *Passed' <<<"$(cd "$root/build" && ctest -R '^OpenclNode
 
 echo "== build and test under ASan + UBSan"
 bash "$root/scripts/build.sh" "$root/build-sanitize" -DGRAIN_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-parallel_ctest "$root/build-sanitize"
+GRAIN_ENV_FUZZ_SECONDS=$variant_fuzz_seconds parallel_ctest "$root/build-sanitize"
 
 echo "== CUDA variant: StarPU built with CUDA (cached), grain's CUDA kernels and tests"
 # Compiled and linked on every CI run so that CUDA code cannot rot; the GPU tests run
@@ -49,8 +52,8 @@ echo "== CUDA variant: StarPU built with CUDA (cached), grain's CUDA kernels and
 cuda_home=${CUDA_HOME:-/usr/local/cuda}
 starpu_cuda=$(bash "$root/scripts/build-starpu.sh" --cuda | tail -1)
 bash "$root/scripts/build.sh" "$root/build-cuda" -DGRAIN_USE_CUDA=ON -DCMAKE_PREFIX_PATH="$starpu_cuda" \
-  -DCUDAToolkit_ROOT="$cuda_home"
-parallel_ctest "$root/build-cuda"
+  -DCUDAToolkit_ROOT="$cuda_home" -DGRAIN_TEST_SEEDS=4
+GRAIN_ENV_FUZZ_SECONDS=$variant_fuzz_seconds parallel_ctest "$root/build-cuda"
 
 echo "== the CUDA build packed for a GPU machine without grain's dependencies, run from the archive"
 # Every library it loads must come from the archive, but glibc's and CUDA's.
