@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace grain::lp {
 
@@ -44,13 +45,11 @@ bool valid(const Inputs& in) {
 
 GranularityLp::GranularityLp(Simplex simplex) : simplex_(simplex) {}
 
-GranularityLp::~GranularityLp() {
-    if (problem_) glp_delete_prob(problem_);
-}
+GranularityLp::~GranularityLp() = default;
 
 void GranularityLp::build(const Shape& shape) {
-    if (problem_) glp_delete_prob(problem_);
     problem_ = glp_create_prob();
+    if (shape.types != shape_.types || shape.levels != shape_.levels || shape.units != shape_.units) basis_.clear();
     shape_ = shape;
     const Layout at{shape};
     glp_set_obj_dir(problem_, GLP_MIN);
@@ -66,8 +65,11 @@ Solution GranularityLp::solve(const Inputs& in) {
         ++failures_;
         return Solution{};
     }
-    const Shape& s = in.shape;
-    if (!problem_ || s.types != shape_.types || s.levels != shape_.levels || s.units != shape_.units) build(s);
+    build(in.shape);
+    struct Delete {
+        glp_prob*& problem;
+        ~Delete() { glp_delete_prob(std::exchange(problem, nullptr)); }
+    } end_of_solve{problem_};
     const double most_tasks = bound_splits(in);
     set_count_rows(in);
     set_unit_rows(in, most_tasks);
@@ -75,6 +77,10 @@ Solution GranularityLp::solve(const Inputs& in) {
         ++failures_;
         return Solution{};
     }
+    const int rows = glp_get_num_rows(problem_), columns = glp_get_num_cols(problem_);
+    basis_.resize(size_t(rows + columns));
+    for (int r = 1; r <= rows; ++r) basis_[size_t(r - 1)] = glp_get_row_stat(problem_, r);
+    for (int c = 1; c <= columns; ++c) basis_[size_t(rows + c - 1)] = glp_get_col_stat(problem_, c);
     return read_solution(in);
 }
 
@@ -168,6 +174,11 @@ bool GranularityLp::run_simplex() {
     // that basis away (doc/results/tuning-history.md#lp-warm-start). A basis the new
     // coefficients made unusable is replaced by GLPK's advanced initial one.
     parm.presolve = GLP_OFF;
+    const int rows = glp_get_num_rows(problem_), columns = glp_get_num_cols(problem_);
+    if (basis_.size() == size_t(rows + columns)) {
+        for (int r = 1; r <= rows; ++r) glp_set_row_stat(problem_, r, basis_[size_t(r - 1)]);
+        for (int c = 1; c <= columns; ++c) glp_set_col_stat(problem_, c, basis_[size_t(rows + c - 1)]);
+    }
     int rc = simplex_(problem_, &parm);
     if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
         glp_adv_basis(problem_, 0);

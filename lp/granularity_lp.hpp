@@ -77,9 +77,13 @@ private:
     bool run_simplex();
     Solution read_solution(const Inputs& in) const;
 
+    // GLPK keeps its memory per thread, and solves come from whichever thread submits: no
+    // GLPK object outlives a solve. The last optimal basis (row then column statuses) is
+    // kept here, for the next solve of the same shape to start from.
     Simplex simplex_;
-    glp_prob* problem_ = nullptr;
+    glp_prob* problem_ = nullptr;  // during a solve only
     Shape shape_;
+    std::vector<int> basis_;
     int64_t failures_ = 0;
 };
 
