@@ -41,13 +41,12 @@ class LpSplit final : public SplitPolicy {
 public:
     explicit LpSplit(int period) : period_(period), start_(std::chrono::steady_clock::now()) {}
 
-    // Reads the kernels' models and warms GLPK up before any task runs: a model's first
-    // read and a process's first solve of a full-sized problem cost milliseconds, a warm
-    // solve a tenth of one. It solves the problem a four-scale ladder starts with, then
+    // Warms GLPK up before any task runs (the Runtime has read the kernels' models): a
+    // process's first solve of a full-sized problem costs milliseconds, a warm solve a
+    // tenth of one. It solves the problem a four-scale ladder starts with, then
     // one task of each type alone (as a run's first decision sees it), and forgets them
     // (doc/results/tuning-history.md#lp-warm-up).
     void started() override {
-        load_history_models();
         learn_ladder(4, {4096, 2048, 1024, 512}, scalar_traits<double>::letter);
         update_durations(Counters{});
         for (int t = 0; t < kinds; ++t) inputs_.pending[size_t(t * levels_)] = 4;
@@ -180,7 +179,7 @@ private:
                 for (int l = 0; l < levels_; ++l)
                     if (!std::isnan(measured[size_t(l)])) last = l;
                 const double seconds_per_flop = last < 0 ? 1 / units_[u].estimated_flops
-                                                         : measured[size_t(last)] / work(Kernel(t), scales_[size_t(last)]);
+                                                         : measured[size_t(last)] / kernel_work(Kernel(t), scales_[size_t(last)]);
                 // A kernel whose rate follows another's (the kernel table's rate column)
                 // keeps its ratio to it from level to level, from its last level with
                 // history; without any, on cores, it runs at the other's rate: at the cores'
@@ -192,7 +191,7 @@ private:
                 // this update's (its row comes first, kernel_table.hpp).
                 const int lender = kernel_info(Kernel(t)).rate_from;
                 auto lender_seconds_per_flop = [&](int l) {
-                    return kernel_seconds_[kind(lender, l) * units + u] / work(Kernel(lender), scales_[size_t(l)]);
+                    return kernel_seconds_[kind(lender, l) * units + u] / kernel_work(Kernel(lender), scales_[size_t(l)]);
                 };
                 double over_lender = std::nan("");  // seconds per flop over the lender's
                 if (lender >= 0 && last >= 0) over_lender = seconds_per_flop / lender_seconds_per_flop(last);
@@ -202,7 +201,7 @@ private:
                     if (!calibrated_[at(l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
                     const double rate = std::isnan(over_lender) ? seconds_per_flop : over_lender * lender_seconds_per_flop(l);
                     kernel_seconds_[at(l)] =
-                        calibrated_[at(l)] ? measured[size_t(l)] : rate * work(Kernel(t), scales_[size_t(l)]);
+                        calibrated_[at(l)] ? measured[size_t(l)] : rate * kernel_work(Kernel(t), scales_[size_t(l)]);
                     inputs_.duration[at(l)] = kernel_seconds_[at(l)];
                 }
             }
@@ -383,13 +382,6 @@ private:
         const double waiting =
             sum_over_kinds(counters, [](const TaskCounters& c, size_t) { return double(c.ready - c.started); });
         return waiting < lp_tuning::ready_tasks_per_worker * inputs_.workers[0];
-    }
-
-    // What a kind's durations scale with across levels: its flops on nb x nb tiles, or
-    // for a kernel that only moves data (laswp), the tile's elements, counted as flops.
-    static double work(Kernel t, int nb) {
-        const double flops = kernel_flops(t, nb);
-        return flops > 0 ? flops : double(nb) * nb;
     }
 
     // The index of kind (type t, level l) in the per-kind vectors.

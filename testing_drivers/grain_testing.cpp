@@ -53,9 +53,10 @@ std::string per_process(const std::string& path) {
 }
 
 // Runs every case niter times, one row each; whether every checked run passed.
-bool run_all(const Options& options, const Operation& operation, const std::vector<Case>& cases, CsvFile& lp_stats,
+bool run_all(const Options& options, const Operation& operation, std::vector<Case> cases, CsvFile& lp_stats,
              CsvFile& trace) {
     grain::Runtime runtime(runtime_options(options));
+    choose_scales(operation, cases);
     // Distributed runs: every process runs every case, and rank 0 alone prints.
     const int ranks = grain::Runtime::ranks();
     if (options.grid_p * options.grid_q != ranks)
@@ -91,7 +92,8 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
                     name.c_str(), *peak);
     }
 #endif
-    const Table table(options.human, columns(options, peak.has_value()));
+    const int levels = grain::testing::driver::levels(cases);
+    const Table table(options.human, columns(options, levels, peak.has_value()));
 
     grain::testing::Random rng(options.seed);
     size_t runs = 0;  // at most max_values cases of at most INT_MAX runs each
@@ -127,8 +129,8 @@ bool run_all(const Options& options, const Operation& operation, const std::vect
             all_passed = all_passed && ok;
             write_lp_stats(lp_stats, done, res.statistics);
             write_trace(trace, done, res.trace, res.statistics);
-            table.row(row_cells(options, operation, c, iter, res, runtime, ok, peak));
-            print_details(options, res, runtime);
+            table.row(row_cells(options, operation, c, levels, iter, res, runtime, ok, peak));
+            print_details(options, c, res, runtime);
         }
     }
     return all_passed;

@@ -121,6 +121,31 @@ TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
     }
 }
 
+// With no -b and no --scales, every operation runs on grain's automatic ladder for its
+// workload and size, and passes its check: sizes that are and are not multiples of the
+// tile, real and complex. On cores alone the ladder is one tile, no larger than the call.
+TEST(Driver, NoTileSizeRunsEveryOperationOnTheAutomaticLadder) {
+    for (const char* op : {"gemm", "trsm", "syrk", "herk", "potrf", "potrs", "posv", "getrf", "getrs", "gesv",
+                           "getrf_nopiv", "gesv_nopiv", "lange"}) {
+        SCOPED_TRACE(op);
+        const Output o = run(std::string("-o ") + op + " -n 150,1000 -p d,z --nrhs 2 --check -t 2");
+        EXPECT_EQ(o.exit_code, 0) << o.out;
+        const auto rows = table(o.out);
+        ASSERT_EQ(rows.size(), 1u + 4u) << o.out;
+        const auto column = [&](const char* name) {
+            return size_t(std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin());
+        };
+        for (size_t i = 1; i < rows.size(); ++i) {
+            const int64_t n = std::stoll(rows[i][column("n")]);
+            const int nb = std::stoi(rows[i][column("nb")]);
+            EXPECT_GE(nb, 1);
+            EXPECT_LE(nb, n);
+            EXPECT_EQ(rows[i][column("levels")], "1");
+            EXPECT_EQ(rows[i][column("status")], "SUCCESS");
+        }
+    }
+}
+
 TEST(Driver, ScalesAndSplitPolicyColumns) {
     const Output o = run("-o potrf -n 100 --scales 32,16,8 --split all --check --window 16");
     EXPECT_EQ(o.exit_code, 0) << o.out;
@@ -595,11 +620,11 @@ TEST(DriverPeak, GpuNamesGiveTheirFp64Peak) {
     const auto has = [](const std::vector<std::string>& names, const char* name) {
         return std::find(names.begin(), names.end(), name) != names.end();
     };
-    EXPECT_FALSE(has(driver::columns(options, false), "peak"));
-    EXPECT_TRUE(has(driver::columns(options, true), "peak"));
-    EXPECT_FALSE(has(driver::columns(options, true), "vendor_peak"));
+    EXPECT_FALSE(has(driver::columns(options, 1, false), "peak"));
+    EXPECT_TRUE(has(driver::columns(options, 1, true), "peak"));
+    EXPECT_FALSE(has(driver::columns(options, 1, true), "vendor_peak"));
     options.vendor = true;
-    EXPECT_TRUE(has(driver::columns(options, true), "vendor_peak"));
+    EXPECT_TRUE(has(driver::columns(options, 1, true), "vendor_peak"));
 }
 
 TEST(Driver, ColumnsShowWhatRan) {

@@ -133,7 +133,7 @@ void check_invariants(const driver::Options& o, const std::vector<std::string>& 
     EXPECT_TRUE(sizes_in_range(o.m, 1) || o.m == std::vector<int64_t>{0});
     EXPECT_TRUE(sizes_in_range(o.k, 1) || o.k == std::vector<int64_t>{0});
     EXPECT_TRUE(sizes_in_range(o.nrhs, 1));
-    EXPECT_TRUE(!o.nb.empty() && o.nb.size() <= driver::max_values);
+    EXPECT_LE(o.nb.size(), driver::max_values);  // empty: the automatic ladder
     for (int nb : o.nb) EXPECT_GT(nb, 0);
     EXPECT_LE(o.scales.size(), size_t(grain::detail::max_levels));
     for (size_t l = 0; l < o.scales.size(); ++l) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "distribution.hpp"
+#include "types.hpp"
 
 namespace grain {
 
@@ -28,7 +29,11 @@ struct MatrixAccess;  // grain's own layers: the tiles behind a view
 template <typename T>
 class Matrix {
 public:
-    /// An m x n matrix with nb x nb tiles in storage of its own (zero-filled).
+    /// An m x n matrix in storage of its own (zero-filled), on the ladder grain chooses for
+    /// `workload` on a call of order max(m, n) on this machine (grain::automatic_scales):
+    /// the matrices of one call with the same largest dimension get the same tiles.
+    explicit Matrix(int64_t m, int64_t n, Workload workload = Workload::Cholesky);
+    /// The same with nb x nb tiles.
     Matrix(int64_t m, int64_t n, int nb);
     /// The same with a ladder of tile scales, largest first; each divides the one above.
     Matrix(int64_t m, int64_t n, std::vector<int> scales);

@@ -10,9 +10,11 @@
 // getrs_nopiv and gesv_nopiv check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
 // returns -i, i the array's position in the LAPACK-layout form, inputs untouched.
 // Convenience overloads take column-major arrays (LAPACK layout), as Chameleon's
-// LAPACK-layout API does; they tile with default_tile_size(order), order the call's
-// largest dimension, or on the ladder GRAIN_SCALES ("1024,512,256") if it is set.
+// LAPACK-layout API does; they tile on the ladder GRAIN_SCALES ("1024,512,256") if it is
+// set, else with tile size GRAIN_NB if it is set, else on automatic_scales for the call's
+// workload and largest dimension.
 #include <cstdint>
+#include <vector>
 
 #include "matrix.hpp"
 #include "pivots.hpp"
@@ -137,9 +139,14 @@ private:
     const DistributedLayout* outer_;
 };
 
-/// Tile size of the LAPACK-layout overloads on a call of size `order` (its largest
-/// dimension): GRAIN_NB if set, else order / 8 in multiples of 64, within [320, 1024].
-int default_tile_size(int64_t order = 0);
+/// The ladder of tile scales (largest first) grain chooses for `workload` on a call of
+/// order `order` (its largest dimension) in T's precision, when the caller gives none: for
+/// the workers of the Runtime alive (else this machine's cores) and the performance models
+/// StarPU has of grain's kernels (else rates of the kind of unit). One scale on CPU cores
+/// alone; with GPUs, from the GPUs' tile down to the cores', for the split policy "lp".
+/// doc/design.md, "Automatic granularity", says how.
+template <typename T>
+std::vector<int> automatic_scales(Workload workload, int64_t order);
 
 template <typename T>
 int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,

@@ -25,7 +25,8 @@ struct RuntimeOptions {
     /// Split policy of the recursive tasks (for matrices with several tile scales):
     /// "none", "all", "depth:D" (split down to level D), "random:P[:SEED]" (split each
     /// task with probability P), "lp" (ratios from a linear program re-solved every
-    /// lp_period submitted tasks). Empty: GRAIN_SPLIT, else "none".
+    /// lp_period submitted tasks). Empty: GRAIN_SPLIT, else "lp", which splits only tasks
+    /// of matrices with several scales (automatic_scales gives them beside GPUs).
     std::string split;
     /// Submission window: the submitting thread waits while this many kernel tasks are
     /// in flight, so that split decisions see the machine's state. 0: unbounded;

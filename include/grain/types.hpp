@@ -14,6 +14,14 @@ enum class Diag : char { NonUnit = 'N', Unit = 'U' };
 // largest column sum of |a_ij| ('O', also '1'), the largest row sum, the Frobenius norm
 // ('F', also 'E').
 enum class Norm : char { Max = 'M', One = 'O', Inf = 'I', Frobenius = 'F' };
+// What a call does, as the automatic granularity weighs it (grain::automatic_scales): its
+// bulk of tile updates and the chain of tile kernels each step of it waits for.
+enum class Workload : char {
+    Product = 'P',    // gemm, trsm, syrk, herk: each output tile a chain of updates
+    Cholesky = 'C',   // potrf and its solves: potrf, trsm, syrk per step
+    Lu = 'L',         // getrf_nopiv and its solves: getrf_nopiv, trsm, gemm per step
+    PivotedLu = 'G',  // getrf and its solves: the LU of a whole column, trsm, gemm per step
+};
 
 // The real type of a precision: herk's alpha and beta, a norm.
 template <typename T>

@@ -87,11 +87,11 @@ Plan<T> herk_plan(Uplo uplo, Op trans, real_type<T> alpha, const Matrix<T>& A, r
 template <typename T, typename Tiled>
 int rank_k(const char* routine, bool hermitian, Uplo uplo, Op trans, int64_t n, int64_t k, const T* a, int64_t lda,
            T* c, int64_t ldc, Tiled tiled) {
-    LayoutCall<T> call(routine);
+    LayoutCall<T> call(routine, Workload::Product);
     uplo = checked(routine, "uplo", uplo);
     trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
     require_size(routine, "n", n), require_size(routine, "k", k);
-    const std::vector<int> scales = layout_scales(std::max(n, k));
+    const std::vector<int> scales = call.scales(std::max(n, k));
     const bool na = trans == Op::NoTrans;
     const Matrix<T> A = call.wrap("lda", na ? n : k, na ? k : n, a, lda, scales);
     Matrix<T> C = call.wrap("ldc", n, n, c, ldc, scales);
@@ -112,12 +112,12 @@ GRAIN_TILED_FORMS(herk, (Uplo uplo, Op trans, real_type<T> alpha, const Matrix<T
 template <typename T>
 int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
          int64_t ldb, T beta, T* c, int64_t ldc) {
-    detail::LayoutCall<T> call("grain::gemm");
+    detail::LayoutCall<T> call("grain::gemm", Workload::Product);
     const char* routine = call.routine();
     transa = detail::checked<T>(routine, "transa", transa);
     transb = detail::checked<T>(routine, "transb", transb);
     detail::require_size(routine, "m", m), detail::require_size(routine, "n", n), detail::require_size(routine, "k", k);
-    const std::vector<int> scales = detail::layout_scales(std::max({m, n, k}));
+    const std::vector<int> scales = call.scales(std::max({m, n, k}));
     const bool na = transa == Op::NoTrans, nb = transb == Op::NoTrans;
     const Matrix<T> A = call.wrap("lda", na ? m : k, na ? k : m, a, lda, scales);
     const Matrix<T> B = call.wrap("ldb", nb ? k : n, nb ? n : k, b, ldb, scales);
@@ -128,14 +128,14 @@ int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T
 template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, T* b,
          int64_t ldb) {
-    detail::LayoutCall<T> call("grain::trsm");
+    detail::LayoutCall<T> call("grain::trsm", Workload::Product);
     const char* routine = call.routine();
     side = detail::checked(routine, "side", side);
     uplo = detail::checked(routine, "uplo", uplo);
     trans = detail::checked<T>(routine, "trans", trans);
     diag = detail::checked(routine, "diag", diag);
     detail::require_size(routine, "m", m), detail::require_size(routine, "n", n);
-    const std::vector<int> scales = detail::layout_scales(std::max(m, n));
+    const std::vector<int> scales = call.scales(std::max(m, n));
     const int64_t order = side == Side::Left ? m : n;
     const Matrix<T> A = call.wrap("lda", order, order, a, lda, scales);
     Matrix<T> B = call.wrap("ldb", m, n, b, ldb, scales);

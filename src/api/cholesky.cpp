@@ -53,17 +53,17 @@ GRAIN_TILED_FORMS(posv, (Uplo uplo, Matrix<T>& A, Matrix<T>& B), (uplo, A, B))
 
 template <typename T>
 int potrf(Uplo uplo, int64_t n, T* a, int64_t lda) {
-    detail::LayoutCall<T> call("grain::potrf");
+    detail::LayoutCall<T> call("grain::potrf", Workload::Cholesky);
     uplo = detail::checked(call.routine(), "uplo", uplo);
     detail::require_size(call.routine(), "n", n);
-    const std::vector<int> scales = detail::layout_scales(n);
+    const std::vector<int> scales = call.scales(n);
     Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
     return call.run([&] { return potrf(uplo, A); });
 }
 
 template <typename T>
 int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
-    detail::LayoutCall<T> call("grain::potrs");
+    detail::LayoutCall<T> call("grain::potrs", Workload::Cholesky);
     uplo = detail::checked(call.routine(), "uplo", uplo);
     return detail::layout_solve(call, n, nrhs, a, lda, b, ldb,
                                 [&](const Matrix<T>& A, Matrix<T>& B) { return potrs(uplo, A, B); });
@@ -71,7 +71,7 @@ int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int
 
 template <typename T>
 int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
-    detail::LayoutCall<T> call("grain::posv");
+    detail::LayoutCall<T> call("grain::posv", Workload::Cholesky);
     uplo = detail::checked(call.routine(), "uplo", uplo);
     return detail::layout_solve(call, n, nrhs, a, lda, b, ldb,
                                 [&](Matrix<T>& A, Matrix<T>& B) { return posv(uplo, A, B); });

@@ -1,11 +1,13 @@
-// The LAPACK-layout forms' settings: their distributed layout, tile size and ladder.
+// The LAPACK-layout forms' settings: their distributed layout and ladder.
 #include <algorithm>
 #include <cstdlib>
 
 #include "grain/runtime.hpp"
+#include "granularity.hpp"
 #include "layout_call.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/env.hpp"
+#include "src/base/scalar_traits.hpp"
 
 namespace grain {
 
@@ -28,22 +30,15 @@ DistributedLayout::~DistributedLayout() { active_layout = outer_; }
 
 const DistributedLayout* DistributedLayout::current() { return active_layout; }
 
-int default_tile_size(int64_t order) {
-    const auto nb = detail::env_integer("grain::default_tile_size", {"GRAIN_NB"}, 1, detail::max_tile_size,
-                                        "the tile size of the LAPACK-layout routines");
-    if (nb) return int(nb->value);
-    // About 8 tiles across, in multiples of 64, within [320, 1024]: on 2 cores small tiles
-    // lost to OpenBLAS at large orders, where larger ones came close
-    // (doc/results/2026-11-27-lapack-api.md).
-    const int64_t eighth = order / 8 / 64 * 64;
-    return int(std::clamp<int64_t>(eighth, detail::default_tile_size, detail::max_default_tile_size));
-}
-
 namespace detail {
 
-std::vector<int> layout_scales(int64_t order) {
+std::vector<int> layout_scales(Workload workload, int64_t order, char precision, bool distributed) {
     const auto text = env_text({"GRAIN_SCALES"});
-    if (!text) return {grain::default_tile_size(order)};
+    if (!text) {
+        const auto nb = env_integer("grain", {"GRAIN_NB"}, 1, max_tile_size, "the tile size of the LAPACK-layout routines");
+        if (nb) return {int(nb->value)};
+        return choose_scales(workload, order, precision, !distributed);
+    }
     std::vector<int> scales;
     for (const char* p = text->value.c_str();;) {
         char* end = nullptr;

@@ -8,13 +8,16 @@
 #include "checks.hpp"
 #include "collective.hpp"
 #include "grain/routines.hpp"
+#include "src/base/scalar_traits.hpp"
 #include "src/starpu/distributed.hpp"
 
 namespace grain::detail {
 
-// The ladder of the LAPACK-layout routines on a call of size `order`: GRAIN_SCALES (e.g.
-// "1024,512,256", largest first; the Matrix checks it) if set, else one tile size.
-std::vector<int> layout_scales(int64_t order);
+// The ladder of the LAPACK-layout routines on a call of `workload` and size `order` in
+// `precision` (scalar_traits' letter): GRAIN_SCALES (e.g. "1024,512,256", largest first) if
+// set, else the tile size GRAIN_NB if set, else automatic_scales (from the priors alone
+// where `distributed`: every process must choose the same).
+std::vector<int> layout_scales(Workload workload, int64_t order, char precision, bool distributed);
 
 // A LAPACK-layout call's arrays as matrices: wrapped in place on one process. Under a
 // DistributedLayout, distributed matrices that run() fills from the root's arrays before
@@ -25,10 +28,17 @@ std::vector<int> layout_scales(int64_t order);
 template <typename T>
 class LayoutCall {
 public:
-    explicit LayoutCall(const char* routine)
-        : routine_(routine), layout_(DistributedLayout::current()), agreement_(routine, layout_ != nullptr) {}
+    LayoutCall(const char* routine, Workload workload)
+        : routine_(routine),
+          workload_(workload),
+          layout_(DistributedLayout::current()),
+          agreement_(routine, layout_ != nullptr) {}
 
     const char* routine() const { return routine_; }
+    // The ladder of the call's matrices, `order` its largest dimension.
+    std::vector<int> scales(int64_t order) const {
+        return layout_scales(workload_, order, scalar_traits<T>::letter, layout_ != nullptr);
+    }
     // A read-only array (only ever accessed in read mode) and an output.
     Matrix<T> wrap(const char* ld_name, int64_t rows, int64_t cols, const T* a, int64_t ld,
                    const std::vector<int>& scales) {
@@ -69,6 +79,7 @@ private:
     }
 
     const char* routine_;
+    Workload workload_;
     const DistributedLayout* layout_;
     Collective agreement_;  // a process that throws before run() agrees as it unwinds
     std::vector<Array> arrays_;
@@ -80,7 +91,7 @@ template <typename T, typename APointer, typename Tiled>
 int layout_solve(LayoutCall<T>& call, int64_t n, int64_t nrhs, APointer a, int64_t lda, T* b, int64_t ldb,
                  Tiled tiled) {
     require_size(call.routine(), "n", n), require_size(call.routine(), "nrhs", nrhs);
-    const std::vector<int> scales = layout_scales(n);
+    const std::vector<int> scales = call.scales(n);
     Matrix<T> A = call.wrap("lda", n, n, a, lda, scales);
     Matrix<T> B = call.wrap("ldb", n, nrhs, b, ldb, scales);
     return call.run([&] { return tiled(A, B); });
@@ -90,7 +101,7 @@ int layout_solve(LayoutCall<T>& call, int64_t n, int64_t nrhs, APointer a, int64
 template <typename T, typename Tiled>
 int layout_factor(LayoutCall<T>& call, int64_t m, int64_t n, T* a, int64_t lda, Tiled tiled) {
     require_size(call.routine(), "m", m), require_size(call.routine(), "n", n);
-    const std::vector<int> scales = layout_scales(std::max(m, n));
+    const std::vector<int> scales = call.scales(std::max(m, n));
     Matrix<T> A = call.wrap("lda", m, n, a, lda, scales);
     return call.run([&] { return tiled(A); });
 }

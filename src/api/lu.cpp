@@ -105,7 +105,7 @@ GRAIN_TILED_FORMS(gesv_nopiv, (Matrix<T>& A, Matrix<T>& B), (A, B))
 
 template <typename T>
 int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
-    detail::LayoutCall<T> call("grain::getrf");
+    detail::LayoutCall<T> call("grain::getrf", Workload::PivotedLu);
     return detail::layout_factor(call, m, n, a, lda, [&](Matrix<T>& A) {
         Pivots p(std::min(m, n), ipiv);
         return getrf(A, p);
@@ -114,7 +114,7 @@ int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
 
 template <typename T>
 int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
-    detail::LayoutCall<T> call("grain::getrs");
+    detail::LayoutCall<T> call("grain::getrs", Workload::PivotedLu);
     trans = detail::checked<T>(call.routine(), "trans", trans);
     return detail::layout_solve(call, n, nrhs, a, lda, b, ldb, [&](const Matrix<T>& A, Matrix<T>& B) {
         // Only read: the Pivots object writes nothing unless a factorization runs on it.
@@ -125,7 +125,7 @@ int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int*
 
 template <typename T>
 int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb) {
-    detail::LayoutCall<T> call("grain::gesv");
+    detail::LayoutCall<T> call("grain::gesv", Workload::PivotedLu);
     return detail::layout_solve(call, n, nrhs, a, lda, b, ldb, [&](Matrix<T>& A, Matrix<T>& B) {
         Pivots p(n, ipiv);
         return gesv(A, p, B);
@@ -134,20 +134,20 @@ int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ld
 
 template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda) {
-    detail::LayoutCall<T> call("grain::getrf_nopiv");
+    detail::LayoutCall<T> call("grain::getrf_nopiv", Workload::Lu);
     return detail::layout_factor(call, m, n, a, lda, [](Matrix<T>& A) { return getrf_nopiv(A); });
 }
 
 template <typename T>
 int getrs_nopiv(int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb) {
-    detail::LayoutCall<T> call("grain::getrs_nopiv");
+    detail::LayoutCall<T> call("grain::getrs_nopiv", Workload::Lu);
     return detail::layout_solve(call, n, nrhs, a, lda, b, ldb,
                                 [](const Matrix<T>& A, Matrix<T>& B) { return getrs_nopiv(A, B); });
 }
 
 template <typename T>
 int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
-    detail::LayoutCall<T> call("grain::gesv_nopiv");
+    detail::LayoutCall<T> call("grain::gesv_nopiv", Workload::Lu);
     return detail::layout_solve(call, n, nrhs, a, lda, b, ldb,
                                 [](Matrix<T>& A, Matrix<T>& B) { return gesv_nopiv(A, B); });
 }

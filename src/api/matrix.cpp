@@ -9,6 +9,7 @@
 
 #include "checks.hpp"
 #include "grain/errors.hpp"
+#include "grain/routines.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/scalar_traits.hpp"
 #include "src/base/simulation.hpp"
@@ -116,6 +117,10 @@ void for_each_tile(const Matrix<T>& A, enum starpu_data_access_mode mode, CopyTi
 }
 
 }  // namespace
+
+template <typename T>
+Matrix<T>::Matrix(int64_t m, int64_t n, Workload workload)
+    : Matrix(m, n, automatic_scales<T>(workload, std::max<int64_t>({m, n, 0}))) {}
 
 template <typename T>
 Matrix<T>::Matrix(int64_t m, int64_t n, int nb) : Matrix(m, n, std::vector<int>{nb}) {}

@@ -30,10 +30,10 @@ real_type<T> lange(Norm norm, const Matrix<T>& A) {
 
 template <typename T>
 real_type<T> lange(Norm norm, int64_t m, int64_t n, const T* a, int64_t lda) {
-    detail::LayoutCall<T> call("grain::lange");
+    detail::LayoutCall<T> call("grain::lange", Workload::Product);
     norm = detail::checked(call.routine(), "norm", norm);
     detail::require_size(call.routine(), "m", m), detail::require_size(call.routine(), "n", n);
-    const Matrix<T> A = call.wrap("lda", m, n, a, lda, detail::layout_scales(std::max(m, n)));
+    const Matrix<T> A = call.wrap("lda", m, n, a, lda, call.scales(std::max(m, n)));
     real_type<T> value = 0;
     call.run([&] {
         value = lange(norm, A);

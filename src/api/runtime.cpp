@@ -25,6 +25,7 @@
 #include "src/sched/darts_policy.hpp"
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/handles.hpp"
+#include "src/starpu/perf_models.hpp"
 #include "src/starpu/preflight.hpp"
 #ifdef GRAIN_USE_CUDA
 #include "src/kernels/cuda.hpp"
@@ -146,7 +147,7 @@ Settings resolve(const RuntimeOptions& o) {
                resolve_nancheck(who, o.nancheck),
                resolve_distributed(who, o.distributed),
                resolve_text(o.sched, "sched", {"GRAIN_SCHED", "STARPU_SCHED"}, "prio"),
-               resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "none")};
+               resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "lp")};
     if (s.ncpu.value == 0) throw invalid_argument(who, s.ncpu.source, "0", "at least one CPU worker is needed");
     if (s.ngpu.value > 0 && !Runtime::has_cuda())
         throw invalid_argument(who, s.ngpu.source, std::to_string(s.ngpu.value),
@@ -229,6 +230,9 @@ Runtime::Runtime(const RuntimeOptions& options) {
     gpu_memory_ = settings.gpu_memory.value;
     // The data layer asks the scheduling policy (a DARTS one keeps handles) through hooks.
     detail::open_handle_registry({detail::sched::keeps_handles, detail::sched::forget_data});
+    // The lp policy and the automatic granularity ask the kernels' models by footprint,
+    // which needs them read first.
+    detail::load_history_models();
     recursion->started();
 #ifdef GRAIN_USE_CUDA
     if (ngpu_ > 0) detail::cuda::start_workers();

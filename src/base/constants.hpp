@@ -11,10 +11,6 @@ constexpr int max_levels = 8;
 // the levels of a ladder (recursion/tasks.cpp): 30 keeps the sum within an int.
 constexpr int priority_bits = 30;
 
-// Tile size (elements per side) of the LAPACK-layout routines when GRAIN_NB is unset.
-constexpr int default_tile_size = 320;
-constexpr int max_default_tile_size = 1024;  // of a large call (default_tile_size(order))
-
 // The largest tile size: StarPU 1.3 counts a tile's elements in 32 bits
 // (starpu_matrix_data_register computes nx * ny in uint32_t), so nb * nb < 2^32.
 constexpr int max_tile_size = 65535;

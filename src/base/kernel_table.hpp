@@ -126,4 +126,11 @@ constexpr double kernel_flops(Kernel kernel, double m, double n, double k) {
 // ... on nb x nb tiles.
 constexpr double kernel_flops(Kernel kernel, double nb) { return kernel_flops(kernel, nb, nb, nb); }
 
+// What a kernel's duration is scaled by from one tile size to another: its flops on nb x nb
+// tiles, or its tile's elements for a kernel that only moves data (laswp).
+constexpr double kernel_work(Kernel kernel, double nb) {
+    const double flops = kernel_flops(kernel, nb);
+    return flops > 0 ? flops : nb * nb;
+}
+
 }  // namespace grain::detail

@@ -147,15 +147,15 @@ uint64_t rank_k_bytes(const Options& o, const Case& c) {
 double rank_k_flops(const Case& c) { return kernel_flops(Kernel::Syrk, 0, double(c.n), double(c.k)); }
 
 const Registered blas3{
-    // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs
+    // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs, workload
     {"gemm", 10, GRAIN_BY_PRECISION(run_gemm),
      [](const Case& c) { return kernel_flops(Kernel::Gemm, double(c.m), double(c.n), double(c.k)); }, gemm_bytes, true,
-     true, false},
+     true, false, grain::Workload::Product},
     {"trsm", 60, GRAIN_BY_PRECISION(run_trsm),
      [](const Case& c) { return kernel_flops(Kernel::Trsm, double(c.m), double(c.n), 0); }, trsm_bytes, true, false,
-     false},
-    {"syrk", 10, GRAIN_BY_PRECISION(run_syrk), rank_k_flops, rank_k_bytes, false, true, false},
-    {"herk", 10, GRAIN_BY_PRECISION(run_herk), rank_k_flops, rank_k_bytes, false, true, false},
+     false, grain::Workload::Product},
+    {"syrk", 10, GRAIN_BY_PRECISION(run_syrk), rank_k_flops, rank_k_bytes, false, true, false, grain::Workload::Product},
+    {"herk", 10, GRAIN_BY_PRECISION(run_herk), rank_k_flops, rank_k_bytes, false, true, false, grain::Workload::Product},
 };
 
 }  // namespace

@@ -67,11 +67,11 @@ double potrf_flops(const Case& c) { return kernel_flops(Kernel::Potrf, 0, double
 uint64_t cholesky_bytes(const Options& o, const Case& c) { return factorization_bytes(o, c, false, false); }
 
 const Registered cholesky{
-    // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs
-    {"potrf", 60, GRAIN_BY_PRECISION(run_potrf), potrf_flops, cholesky_bytes, false, false, false},
-    {"potrs", 60, GRAIN_BY_PRECISION(run_potrs), solve_flops, cholesky_bytes, false, false, true},
+    // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs, workload
+    {"potrf", 60, GRAIN_BY_PRECISION(run_potrf), potrf_flops, cholesky_bytes, false, false, false, grain::Workload::Cholesky},
+    {"potrs", 60, GRAIN_BY_PRECISION(run_potrs), solve_flops, cholesky_bytes, false, false, true, grain::Workload::Cholesky},
     {"posv", 60, GRAIN_BY_PRECISION(run_posv),
-     [](const Case& c) { return potrf_flops(c) + solve_flops(c); }, cholesky_bytes, false, false, true},
+     [](const Case& c) { return potrf_flops(c) + solve_flops(c); }, cholesky_bytes, false, false, true, grain::Workload::Cholesky},
 };
 
 }  // namespace

@@ -120,16 +120,16 @@ uint64_t nopiv_bytes(const Options& o, const Case& c) { return factorization_byt
 uint64_t pivoting_bytes(const Options& o, const Case& c) { return factorization_bytes(o, c, true, true); }
 
 const Registered lu{
-    // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs
-    {"getrf_nopiv", 60, GRAIN_BY_PRECISION(run_getrf_nopiv), nopiv_flops, nopiv_bytes, true, false, false},
+    // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs, workload
+    {"getrf_nopiv", 60, GRAIN_BY_PRECISION(run_getrf_nopiv), nopiv_flops, nopiv_bytes, true, false, false, grain::Workload::Lu},
     {"gesv_nopiv", 60, GRAIN_BY_PRECISION(run_gesv_nopiv),
      [](const Case& c) { return kernel_flops(Kernel::GetrfNopiv, double(c.n), double(c.n), 0) + solve_flops(c); },
-     nopiv_bytes, false, false, true},
-    {"getrf", 60, GRAIN_BY_PRECISION(run_getrf), getrf_flops, pivoting_bytes, true, false, false},
-    {"getrs", 60, GRAIN_BY_PRECISION(run_getrs), solve_flops, pivoting_bytes, false, false, true},
+     nopiv_bytes, false, false, true, grain::Workload::Lu},
+    {"getrf", 60, GRAIN_BY_PRECISION(run_getrf), getrf_flops, pivoting_bytes, true, false, false, grain::Workload::PivotedLu},
+    {"getrs", 60, GRAIN_BY_PRECISION(run_getrs), solve_flops, pivoting_bytes, false, false, true, grain::Workload::PivotedLu},
     {"gesv", 60, GRAIN_BY_PRECISION(run_gesv),
      [](const Case& c) { return kernel_flops(Kernel::Getrf, double(c.n), double(c.n), 0) + solve_flops(c); },
-     pivoting_bytes, false, false, true},
+     pivoting_bytes, false, false, true, grain::Workload::PivotedLu},
 };
 
 }  // namespace

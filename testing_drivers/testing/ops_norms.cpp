@@ -40,10 +40,10 @@ Result run_lange(const Run& r) {
 }
 
 const Registered norms_family{
-    // name, residual bound, runner, flops (an element read once per norm), bytes (A), whether it reads -m, -k, --nrhs
+    // name, residual bound, runner, flops (an element read once per norm), bytes (A), whether it reads -m, -k, --nrhs, workload
     {"lange", 10, GRAIN_BY_PRECISION(run_lange), [](const Case& c) { return 4 * double(c.m) * double(c.n); },
      [](const Options&, const Case& c) { return array_bytes(c, c.m, c.n); },
-     true, false, false},
+     true, false, false, grain::Workload::Product},
 };
 
 }  // namespace

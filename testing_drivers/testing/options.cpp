@@ -25,9 +25,9 @@ const char* usage_text =
     "  -p, --precision P    s, d, c, z, or a list (s,d,c,z)  [d]\n"
     "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
     "      --nrhs LIST      right-hand sides                 [1]\n"
-    "  -b, --nb LIST        tile sizes                       [320]\n"
+    "  -b, --nb LIST        tile sizes       [grain::automatic_scales for the routine, size, machine]\n"
     "      --scales LIST    ladder of tile scales, largest first (instead of -b), e.g. 2048,1024,512\n"
-    "      --split POLICY   none, all, depth:D, random:P[:SEED], lp [GRAIN_SPLIT, none]\n"
+    "      --split POLICY   none, all, depth:D, random:P[:SEED], lp [GRAIN_SPLIT, lp]\n"
     "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per core, 128 per GPU]\n"
     "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
     "      --lp-stats FILE  split policy lp: write every solve (time, inputs, ratios) as CSV\n"
@@ -282,6 +282,5 @@ const char* usage() {
     return text.c_str();
 }
 
-int levels(const Options& options) { return options.scales.empty() ? 1 : int(options.scales.size()); }
 
 }  // namespace grain::testing::driver

@@ -21,7 +21,7 @@ struct Options {
     std::string op;
     std::vector<char> precisions{'d'};
     std::vector<int64_t> m, n, k, nrhs{1};  // each in [1, max_size]
-    std::vector<int> nb{320};
+    std::vector<int> nb;  // -b; neither it nor --scales: grain::automatic_scales per case
     int niter = 1;
     bool warmup = false;  // one untimed run of the first case first
     bool pinned = false;  // GPU runs: the arrays pinned before grain's clock starts, as the vendor's
@@ -58,8 +58,5 @@ Options parse(int argc, char** argv);
 
 // The text -h prints.
 const char* usage();
-
-// The tile scales of every run: the --scales ladder's length, else 1 (-b).
-int levels(const Options& options);
 
 }  // namespace grain::testing::driver

@@ -206,11 +206,11 @@ void write_trace(CsvFile& file, size_t run, const std::vector<grain::TaskRecord>
     file.flush();
 }
 
-std::vector<std::string> columns(const Options& options, bool peak) {
+std::vector<std::string> columns(const Options& options, int levels, bool peak) {
     std::vector<std::string> names = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
                                       "iter", "time", "gflops", "levels", "split"};
     for (const char* kind : {"tasks_l", "split_l"})
-        for (int l = 0; l < levels(options); ++l) names.push_back(kind + std::to_string(l));
+        for (int l = 0; l < levels; ++l) names.push_back(kind + std::to_string(l));
     names.insert(names.end(), {"lp_solves", "lp_median_ms", "lp_max_ms"});
     if (options.vendor) names.insert(names.end(), {"vendor_time", "vendor_gflops"});
     if (peak) names.push_back("peak");
@@ -220,8 +220,8 @@ std::vector<std::string> columns(const Options& options, bool peak) {
     return names;
 }
 
-std::vector<std::string> row_cells(const Options& options, const Operation& operation, const Case& c, int iter,
-                                   const Result& res, const grain::Runtime& runtime, bool ok,
+std::vector<std::string> row_cells(const Options& options, const Operation& operation, const Case& c, int levels,
+                                   int iter, const Result& res, const grain::Runtime& runtime, bool ok,
                                    std::optional<double> peak_gflops) {
     const double gflops = res.flops / res.time * 1e-9, vendor_gflops = res.flops / res.vendor_time * 1e-9;
     std::vector<std::string> cells = {operation.name, std::string(1, c.precision),
@@ -229,10 +229,10 @@ std::vector<std::string> row_cells(const Options& options, const Operation& oper
                                       std::to_string(c.m), std::to_string(c.n), c.k ? std::to_string(c.k) : "-",
                                       c.nrhs ? std::to_string(c.nrhs) : "-", std::to_string(c.scales[0]),
                                       std::to_string(iter), number(res.time),
-                                      number(gflops), std::to_string(levels(options)),
+                                      number(gflops), std::to_string(c.scales.size()),
                                       runtime.split()};
-    for (int l = 0; l < levels(options); ++l) cells.push_back(std::to_string(res.statistics.at("", l).finished));
-    for (int l = 0; l < levels(options); ++l) cells.push_back(std::to_string(res.statistics.at("", l).split));
+    for (int l = 0; l < levels; ++l) cells.push_back(std::to_string(res.statistics.at("", l).finished));
+    for (int l = 0; l < levels; ++l) cells.push_back(std::to_string(res.statistics.at("", l).split));
     const std::vector<std::string> lp = lp_cells(res.statistics.lp);
     cells.insert(cells.end(), lp.begin(), lp.end());
     if (options.vendor) cells.insert(cells.end(), {number(res.vendor_time), number(vendor_gflops)});
@@ -246,9 +246,9 @@ std::vector<std::string> row_cells(const Options& options, const Operation& oper
     return cells;
 }
 
-void print_details(const Options& options, const Result& res, const grain::Runtime& runtime) {
+void print_details(const Options& options, const Case& c, const Result& res, const grain::Runtime& runtime) {
     if (!options.verbose) return;
-    if (levels(options) > 1) print_splits(res.statistics, levels(options));
+    if (c.scales.size() > 1) print_splits(res.statistics, int(c.scales.size()));
     if (res.statistics.lp.levels > 0) {
         print_ratios(res.statistics);
         print_lp_time(res.statistics.lp, res.time);

@@ -81,17 +81,19 @@ void write_lp_stats(CsvFile& file, size_t run, const grain::Statistics& s);
 std::unique_ptr<CsvFile> trace_file(const std::string& path);
 void write_trace(CsvFile& file, size_t run, const std::vector<grain::TaskRecord>& tasks, const grain::Statistics& s);
 
-// The table's columns: those of every run, then those the options add; `peak` adds the
-// rates as fractions of the GPUs' FP64 peak (GPU runs of a CUDA build).
-std::vector<std::string> columns(const Options& options, bool peak);
+// The table's columns: those of every run (tasks and splits per level for `levels`
+// levels), then those the options add; `peak` adds the rates as fractions of the GPUs'
+// FP64 peak (GPU runs of a CUDA build).
+std::vector<std::string> columns(const Options& options, int levels, bool peak);
 
-// One run's row, iteration iter of case c; ok: whether its check passed; peak_gflops: the
-// FP64 peak of one GPU, given when the columns have `peak` (NaN for a GPU not in the table).
-std::vector<std::string> row_cells(const Options& options, const Operation& operation, const Case& c, int iter,
-                                   const Result& res, const grain::Runtime& runtime, bool ok,
+// One run's row, iteration iter of case c, in a table of `levels` levels; ok: whether its
+// check passed; peak_gflops: the FP64 peak of one GPU, given when the columns have `peak`
+// (NaN for a GPU not in the table).
+std::vector<std::string> row_cells(const Options& options, const Operation& operation, const Case& c, int levels,
+                                   int iter, const Result& res, const grain::Runtime& runtime, bool ok,
                                    std::optional<double> peak_gflops);
 
 // -v's lines after a run's row: its splits, the LP's ratios and time, its GPU transfers.
-void print_details(const Options& options, const Result& res, const grain::Runtime& runtime);
+void print_details(const Options& options, const Case& c, const Result& res, const grain::Runtime& runtime);
 
 }  // namespace grain::testing::driver

@@ -62,6 +62,7 @@ std::vector<Case> cases_of(const Options& options) {
     std::vector<std::vector<int>> ladders;
     if (!options.scales.empty()) ladders.push_back(options.scales);
     for (int nb : options.scales.empty() ? options.nb : std::vector<int>{}) ladders.push_back({nb});
+    if (ladders.empty()) ladders.emplace_back();  // chosen per case once the Runtime runs
     const std::vector<int64_t>& ms = op.takes_m ? options.m : unread;
     const std::vector<int64_t>& ks = op.takes_k ? options.k : unread;
     const std::vector<int64_t>& nrhss = op.takes_nrhs ? options.nrhs : unread;
@@ -79,6 +80,22 @@ std::vector<Case> cases_of(const Options& options) {
                         for (int64_t nrhs : nrhss)
                             cases.push_back({p, m ? m : n, n, op.takes_k ? (k ? k : n) : 0, nrhs, ladder});
     return cases;
+}
+
+void choose_scales(const Operation& operation, std::vector<Case>& cases) {
+    for (Case& c : cases) {
+        if (!c.scales.empty()) continue;
+        const int64_t order = std::max({c.m, c.n, c.k});
+        c.scales = grain::detail::with_precision(c.precision, [&](auto zero) {
+            return grain::automatic_scales<decltype(zero)>(operation.workload, order);
+        });
+    }
+}
+
+int levels(const std::vector<Case>& cases) {
+    size_t most = 1;
+    for (const Case& c : cases) most = std::max(most, c.scales.size());
+    return int(most);
 }
 
 std::vector<std::string> ignored_options(const Options& options) {

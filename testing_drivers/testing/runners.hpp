@@ -19,7 +19,7 @@ namespace grain::testing::driver {
 struct Case {
     char precision;
     int64_t m, n, k, nrhs;
-    std::vector<int> scales;  // scales[0] is the tile size
+    std::vector<int> scales;  // scales[0] is the tile size; empty until choose_scales where none was given
 };
 
 struct Result {
@@ -62,6 +62,7 @@ struct Operation {
     double (*flops)(const Case&);
     uint64_t (*bytes)(const Options&, const Case&);
     bool takes_m, takes_k, takes_nrhs;  // which of -m, -k and --nrhs it reads
+    grain::Workload workload;  // what the automatic granularity weighs it as
 };
 
 // Adds a family's operations to the table, from its file's static initialization.
@@ -78,7 +79,15 @@ const Operation& find_operation(const std::string& name);
 // Every combination of the options' precisions and sizes, in the table's order: one
 // case for the values of the lists options.op does not read. usage_error for an unknown
 // operation, or for more than max_values cases.
+// A case's ladder is the one -b or --scales gives, else empty until choose_scales.
 std::vector<Case> cases_of(const Options& options);
+
+// Gives each case without a ladder grain's automatic one for the operation, the case's
+// precision and its largest size, on the Runtime alive (its workers and models).
+void choose_scales(const Operation& operation, std::vector<Case>& cases);
+
+// The most tile scales a case has.
+int levels(const std::vector<Case>& cases);
 
 // The options options.op does not read ("-m", "-k", "--nrhs") that were given.
 std::vector<std::string> ignored_options(const Options& options);
