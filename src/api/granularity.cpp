@@ -24,6 +24,7 @@
 #include "src/base/constants.hpp"
 #include "src/base/kernel_table.hpp"
 #include "src/base/scalar_traits.hpp"
+#include "src/base/simulation.hpp"
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/perf_models.hpp"
 
@@ -55,13 +56,15 @@ public:
     Prices(const Unit& unit, char precision, std::vector<int> sides)
         : unit_(unit), precision_(precision), sides_(std::move(sides)) {
         std::array<double, kernel_count> log_sum{}, count{};
+        for (auto& h : has_history_) h.assign(sides_.size(), false);
         if (unit.worker >= 0)
-            for (int nb : sides_) {
-                const KernelFootprints footprints = tile_footprints(nb);
+            for (size_t i = 0; i < sides_.size(); ++i) {
+                const KernelFootprints footprints = tile_footprints(sides_[i]);
                 for (size_t k = 0; k < kernel_count; ++k) {
                     const double measured = history_duration(Kernel(k), precision, footprints[k], unit.worker);
                     if (std::isnan(measured)) continue;
-                    log_sum[k] += std::log(measured / prior(Kernel(k), nb));
+                    has_history_[k][i] = true;
+                    log_sum[k] += std::log(measured / prior(Kernel(k), sides_[i]));
                     count[k] += 1;
                 }
             }
@@ -72,6 +75,7 @@ public:
         }
     }
     const std::vector<int>& sides() const { return sides_; }
+    bool has_history(Kernel kernel, size_t side) const { return has_history_[size_t(kernel)][side]; }
     double seconds(Kernel kernel, size_t side) const {
         return prior(kernel, sides_[side]) * correction_[size_t(kernel)];
     }
@@ -88,6 +92,7 @@ private:
     char precision_;
     std::vector<int> sides_;
     std::array<double, kernel_count> correction_{};
+    std::array<std::vector<bool>, kernel_count> has_history_;
 };
 
 // One step of a call on a square of `tiles` tiles a side (fractional where the tile does
@@ -157,9 +162,16 @@ int best_tile(Workload workload, int64_t n, const Unit& unit, char precision) {
     if (n <= unit.largest_tile && (sides.empty() || n > sides.back())) sides.push_back(int(n));
     if (sides.empty()) sides.push_back(unit.smallest_tile);
     const Prices prices(unit, precision, sides);
-    size_t best = 0;
+    // A simulated machine times each task from its models, and aborts on a tile they do
+    // not hold: there, only sides that divide the order and that gemm has history for.
+    std::vector<size_t> allowed;
+    for (size_t i = 0; i < sides.size(); ++i)
+        if (!simulated || (n % sides[i] == 0 && prices.has_history(Kernel::Gemm, i))) allowed.push_back(i);
+    if (allowed.empty())
+        for (size_t i = 0; i < sides.size(); ++i) allowed.push_back(i);
+    size_t best = allowed.front();
     double least = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < sides.size(); ++i) {
+    for (size_t i : allowed) {
         const double seconds = estimated_seconds(workload, n, unit, prices, i);
         if (seconds < least) least = seconds, best = i;
     }
