@@ -1,5 +1,4 @@
 // The LAPACK-layout forms' settings: their distributed layout and ladder.
-#include <algorithm>
 #include <cstdlib>
 
 #include "grain/runtime.hpp"
@@ -7,7 +6,6 @@
 #include "layout_call.hpp"
 #include "src/base/constants.hpp"
 #include "src/base/env.hpp"
-#include "src/base/scalar_traits.hpp"
 
 namespace grain {
 
