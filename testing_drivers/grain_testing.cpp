@@ -56,7 +56,6 @@ std::string per_process(const std::string& path) {
 bool run_all(const Options& options, const Operation& operation, std::vector<Case> cases, CsvFile& lp_stats,
              CsvFile& trace) {
     grain::Runtime runtime(runtime_options(options));
-    choose_scales(operation, cases);
     // Distributed runs: every process runs every case, and rank 0 alone prints.
     const int ranks = grain::Runtime::ranks();
     if (options.grid_p * options.grid_q != ranks)
@@ -66,6 +65,7 @@ bool run_all(const Options& options, const Operation& operation, std::vector<Cas
                                           (ranks == 1 ? " (start it under mpirun for more)" : ""));
     std::optional<grain::Distribution> grid;
     if (ranks > 1) grid = grain::Distribution::block_cyclic(options.grid_p, options.grid_q);
+    choose_scales(operation, cases, grid.has_value());
     if (grain::Runtime::rank() > 0 && !std::freopen("/dev/null", "w", stdout))
         throw std::runtime_error("grain_testing: cannot silence the output of rank " +
                                  std::to_string(grain::Runtime::rank()));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "src/api/granularity.hpp"
 #include "testing_drivers/testing/flops.hpp"
 #include "testing_drivers/testing/run_common.hpp"
 
@@ -82,14 +83,11 @@ std::vector<Case> cases_of(const Options& options) {
     return cases;
 }
 
-void choose_scales(const Operation& operation, std::vector<Case>& cases) {
-    for (Case& c : cases) {
-        if (!c.scales.empty()) continue;
-        const int64_t order = std::max({c.m, c.n, c.k});
-        c.scales = grain::detail::with_precision(c.precision, [&](auto zero) {
-            return grain::automatic_scales<decltype(zero)>(operation.workload, order);
-        });
-    }
+void choose_scales(const Operation& operation, std::vector<Case>& cases, bool distributed) {
+    for (Case& c : cases)
+        if (c.scales.empty())
+            c.scales = grain::detail::choose_scales(operation.workload, std::max({c.m, c.n, c.k}), c.precision,
+                                                    !distributed);
 }
 
 int levels(const std::vector<Case>& cases) {

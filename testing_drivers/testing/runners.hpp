@@ -83,8 +83,9 @@ const Operation& find_operation(const std::string& name);
 std::vector<Case> cases_of(const Options& options);
 
 // Gives each case without a ladder grain's automatic one for the operation, the case's
-// precision and its largest size, on the Runtime alive (its workers and models).
-void choose_scales(const Operation& operation, std::vector<Case>& cases);
+// precision and its largest size, on the Runtime alive (its workers and models; the
+// priors alone where `distributed`, so that every process chooses the same).
+void choose_scales(const Operation& operation, std::vector<Case>& cases, bool distributed);
 
 // The most tile scales a case has.
 int levels(const std::vector<Case>& cases);
