@@ -170,6 +170,29 @@ TEST(Driver, ScalesAndSplitPolicyColumns) {
     EXPECT_EQ(row[24], "SUCCESS");
 }
 
+// Several ladders separated by '/' run in turn in one process, each reported with its own
+// tile size and levels, so ladders and fixed tiles compare under the same conditions.
+TEST(Driver, SeveralLaddersRunInTurn) {
+    const Output o = run("-o getrf -n 100 --scales 32,16/24/48,24,12 --split all --check");
+    EXPECT_EQ(o.exit_code, 0) << o.out;
+    const auto rows = table(o.out);
+    ASSERT_EQ(rows.size(), 4u) << o.out;
+    auto column = [&](const std::string& name) {
+        return size_t(std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin());
+    };
+    const std::vector<std::pair<std::string, std::string>> expected = {{"32", "2"}, {"24", "1"}, {"48", "3"}};
+    for (size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(rows[i + 1][column("nb")], expected[i].first);
+        EXPECT_EQ(rows[i + 1][column("levels")], expected[i].second);
+        EXPECT_EQ(rows[i + 1][column("status")], "SUCCESS");
+    }
+    for (const char* bad : {"32,16/", "/32", "32//16", "32/24,16,3"}) {
+        const Output b = run(std::string("-o getrf -n 100 --scales ") + bad);
+        EXPECT_EQ(b.exit_code, 2) << bad << ": " << b.out;
+        EXPECT_NE(b.out.find("--scales"), std::string::npos) << bad << ": " << b.out;
+    }
+}
+
 // The O(n^2) check of the large factorizations: it passes the factors LAPACK computes, as
 // the full check does, and fails factors with one wrong element, in each triangle.
 TEST(DriverChecks, VectorResidualPassesRightFactorsAndFailsWrongOnes) {

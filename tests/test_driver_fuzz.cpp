@@ -135,12 +135,15 @@ void check_invariants(const driver::Options& o, const std::vector<std::string>& 
     EXPECT_TRUE(sizes_in_range(o.nrhs, 1));
     EXPECT_LE(o.nb.size(), driver::max_values);  // empty: the automatic ladder
     for (int nb : o.nb) EXPECT_GT(nb, 0);
-    EXPECT_LE(o.scales.size(), size_t(grain::detail::max_levels));
-    for (size_t l = 0; l < o.scales.size(); ++l) {
-        EXPECT_GT(o.scales[l], 0);
-        if (l > 0) {
-            EXPECT_LT(o.scales[l], o.scales[l - 1]);
-            EXPECT_EQ(o.scales[l - 1] % o.scales[l], 0);
+    EXPECT_LE(o.ladders.size(), driver::max_values);
+    for (const std::vector<int>& scales : o.ladders) {
+        EXPECT_TRUE(!scales.empty() && scales.size() <= size_t(grain::detail::max_levels));
+        for (size_t l = 0; l < scales.size(); ++l) {
+            EXPECT_GT(scales[l], 0);
+            if (l > 0) {
+                EXPECT_LT(scales[l], scales[l - 1]);
+                EXPECT_EQ(scales[l - 1] % scales[l], 0);
+            }
         }
     }
     EXPECT_TRUE(!o.precisions.empty() && o.precisions.size() <= 2 * args.size());

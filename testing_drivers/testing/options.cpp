@@ -26,7 +26,8 @@ const char* usage_text =
     "  -m, -n, -k LIST      sizes: a,b,c or start:end:step   [m = n, k = n]\n"
     "      --nrhs LIST      right-hand sides                 [1]\n"
     "  -b, --nb LIST        tile sizes       [grain::automatic_scales for the routine, size, machine]\n"
-    "      --scales LIST    ladder of tile scales, largest first (instead of -b), e.g. 2048,1024,512\n"
+    "      --scales LIST    ladder of tile scales, largest first (instead of -b), e.g. 2048,1024,512;\n"
+    "                       several ladders, run in turn, separated by '/': 1024,512,256/768\n"
     "      --split POLICY   none, all, depth:D, random:P[:SEED], lp [GRAIN_SPLIT, lp]\n"
     "      --window N       submission window in tasks, 0: unbounded [GRAIN_WINDOW, 32 per core, 128 per GPU]\n"
     "      --lp-period N    split policy lp: submitted tasks between LP solves [GRAIN_LP_PERIOD, 50]\n"
@@ -131,15 +132,25 @@ Uplo parse_uplo(const std::string& text) {
     return text == "L" ? Uplo::Lower : Uplo::Upper;
 }
 
-// A ladder grain::Matrix takes: 1 to grain's most levels, each scale dividing the one above.
-std::vector<int> parse_scales(const std::string& option, const std::string& text) {
-    std::vector<int> scales = parse_list<int>(option, text, 1, std::numeric_limits<int>::max());
-    try {
-        grain::Matrix<double>(0, 0, scales);  // allocates nothing
-    } catch (const grain::invalid_argument& e) {
-        throw usage_error("invalid value '" + text + "' for " + option + ": " + e.what());
+// Ladders grain::Matrix takes, separated by '/': each 1 to grain's most levels, each scale
+// dividing the one above.
+std::vector<std::vector<int>> parse_ladders(const std::string& option, const std::string& text) {
+    std::vector<std::vector<int>> ladders;
+    size_t begin = 0;
+    for (size_t end; begin <= text.size(); begin = end + 1) {
+        end = std::min(text.find('/', begin), text.size());
+        const std::string one = text.substr(begin, end - begin);
+        if (one.empty()) throw usage_error("invalid value '" + text + "' for " + option + ": an empty ladder");
+        std::vector<int> scales = parse_list<int>(option, one, 1, std::numeric_limits<int>::max());
+        try {
+            grain::Matrix<double>(0, 0, scales);  // allocates nothing
+        } catch (const grain::invalid_argument& e) {
+            throw usage_error("invalid value '" + one + "' for " + option + ": " + e.what());
+        }
+        if (ladders.size() == max_values) throw usage_error("more than " + std::to_string(max_values) + " ladders for " + option);
+        ladders.push_back(std::move(scales));
     }
-    return scales;
+    return ladders;
 }
 
 // One of the names grain::Runtime takes (it would refuse any other, once StarPU's
@@ -175,7 +186,7 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
     } else if (arg == "-b" || arg == "--nb") {
         o.nb = parse_list<int>(arg, value(), 1, max_int);
     } else if (arg == "--scales") {
-        o.scales = parse_scales(arg, value());
+        o.ladders = parse_ladders(arg, value());
     } else if (arg == "--split") {
         o.split = value();
     } else if (arg == "--window") {
@@ -241,7 +252,7 @@ Options parse(int argc, char** argv) {
         if (o.help) return o;
         nb_given = nb_given || arg == "-b" || arg == "--nb";
     }
-    if (nb_given && !o.scales.empty()) throw usage_error("-b and --scales: give one (--scales replaces -b)");
+    if (nb_given && !o.ladders.empty()) throw usage_error("-b and --scales: give one (--scales replaces -b)");
 #ifdef STARPU_SIMGRID
     // A simulated machine times kernels from models and runs none of them.
     if (o.check || o.vendor)

@@ -34,7 +34,7 @@ struct Options {
     int gpu_memory = -1;  // MiB
     int cpu_tile_limit = -1;
     std::string sched;
-    std::vector<int> scales;  // --scales: replaces -b
+    std::vector<std::vector<int>> ladders;  // --scales: one case per ladder, replaces -b
     std::string split;
     int window = -1;
     int lp_period = -1;

@@ -60,9 +60,8 @@ const Operation& find_operation(const std::string& name) {
 std::vector<Case> cases_of(const Options& options) {
     const Operation& op = find_operation(options.op);
     const std::vector<int64_t> unread{0};
-    std::vector<std::vector<int>> ladders;
-    if (!options.scales.empty()) ladders.push_back(options.scales);
-    for (int nb : options.scales.empty() ? options.nb : std::vector<int>{}) ladders.push_back({nb});
+    std::vector<std::vector<int>> ladders = options.ladders;
+    for (int nb : options.ladders.empty() ? options.nb : std::vector<int>{}) ladders.push_back({nb});
     if (ladders.empty()) ladders.emplace_back();  // chosen per case once the Runtime runs
     const std::vector<int64_t>& ms = op.takes_m ? options.m : unread;
     const std::vector<int64_t>& ks = op.takes_k ? options.k : unread;
