@@ -42,6 +42,10 @@ struct Unit {
     int worker;  // the one whose history models are asked; -1: no Runtime, priors only
     double rate, half_tile, task_seconds;
     int smallest_tile, largest_tile;
+    // Seconds per byte of a tile's move between two of the workers (through the host, as
+    // StarPU 1.3 moves a tile between GPUs): 0 where they share memory, as cores do, or
+    // where there is one.
+    double move_seconds_per_byte = 0;
 };
 
 // Seconds of each kernel on one worker of a unit, on the candidate tile sides: the kernel's
@@ -79,6 +83,12 @@ public:
     double seconds(Kernel kernel, size_t side) const {
         return prior(kernel, sides_[side]) * correction_[size_t(kernel)];
     }
+    // The seconds of one tile's move from a worker to another.
+    double move(size_t side) const {
+        const double nb = double(sides_[side]);
+        const double bytes = nb * nb * with_precision(precision_, [](auto z) { return double(sizeof(z)); });
+        return bytes * unit_.move_seconds_per_byte;
+    }
 
 private:
     double prior(Kernel kernel, int nb) const {
@@ -101,7 +111,9 @@ private:
 // worker, and the chain of kernels the next step waits for. A product's step is one update
 // of every output tile, its chain one update; a factorization's chain is its diagonal
 // kernel, one solve and one update (the lookahead runs the rest beside the next step), the
-// last of them on the edge tile where that is all that follows.
+// last of them on the edge tile where that is all that follows, and between workers that do
+// not share memory the moves of the two tiles it hands on (the diagonal to the solve, the
+// solve to the update), which the next step then waits for too.
 struct Step {
     double tasks, work, chain;
     double diagonal_kernel = 0;  // where the chain starts
@@ -112,16 +124,17 @@ Step step_of(Workload workload, const Prices& prices, size_t side, double tiles,
     const double m = trailing, d = diagonal, gemm = price(Kernel::Gemm), trsm = price(Kernel::Trsm);
     const double next = std::min(1.0, m);  // the tile the chain's solve and update are on
     const double c = std::ceil(m), across = std::ceil(tiles);  // tiles, edge ones included
+    const double moves = next > 0 ? 2 * prices.move(side) : 0;
     switch (workload) {
         case Workload::Product: return {across * across, d * tiles * tiles * gemm, d * gemm};
         case Workload::Cholesky: {
             const double potrf = price(Kernel::Potrf) * d * d * d, syrk = price(Kernel::Syrk);
             return {1 + 2 * c + c * (c - 1) / 2, potrf + m * (trsm + syrk) + m * (m - 1) / 2 * gemm,
-                    potrf + next * (trsm + syrk), potrf};
+                    potrf + next * (trsm + syrk) + moves, potrf};
         }
         case Workload::Lu: {
             const double lu = price(Kernel::GetrfNopiv) * d * d * d;
-            return {1 + 2 * c + c * c, lu + 2 * m * trsm + m * m * gemm, lu + next * (trsm + gemm), lu};
+            return {1 + 2 * c + c * c, lu + 2 * m * trsm + m * m * gemm, lu + next * (trsm + gemm) + moves, lu};
         }
         case Workload::PivotedLu: {
             // The panel is a column of (m + d) tiles, d wide; its history is of a one-tile
@@ -130,8 +143,8 @@ Step step_of(Workload workload, const Prices& prices, size_t side, double tiles,
             const double panel = price(Kernel::Getrf) * kernel_flops(Kernel::Getrf, (m + d) * nb, d * nb, 0) /
                                  kernel_flops(Kernel::Getrf, nb);
             const double swaps = price(Kernel::Laswp) * (m + d);
-            return {1 + 2 * c + c * c, panel + m * (swaps + trsm) + m * m * gemm, panel + next * (swaps + trsm + gemm),
-                    panel};
+            return {1 + 2 * c + c * c, panel + m * (swaps + trsm) + m * m * gemm,
+                    panel + next * (swaps + trsm + gemm) + moves, panel};
         }
     }
     return {0, 0, 0, 0};
@@ -190,10 +203,15 @@ std::vector<Unit> machine_units(bool read_models) {
     std::vector<Unit> units{{cpus, models ? starpu_worker_get_by_type(STARPU_CPU_WORKER, 0) : -1,
                              tuning::cpu_rate, tuning::cpu_half_tile, tuning::cpu_task_seconds, 1,
                              std::min(limit, tuning::cpu_largest_tile)}};
-    if (gpus > 0)
-        units.push_back({gpus, models ? starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0) : -1, tuning::cuda_rate,
-                         tuning::cuda_half_tile, lp_tuning::gpu_task_seconds, tuning::cuda_smallest_tile,
-                         std::end(tuning::candidate_tiles)[-1]});
+    if (gpus > 0) {
+        const int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+        units.push_back({gpus, models ? gpu : -1, tuning::cuda_rate, tuning::cuda_half_tile,
+                         lp_tuning::gpu_task_seconds, tuning::cuda_smallest_tile, std::end(tuning::candidate_tiles)[-1]});
+        // A move between GPUs is a copy to the host and one back, each at the bus's
+        // calibrated bandwidth (MB/s).
+        const double bandwidth = starpu_transfer_bandwidth(STARPU_MAIN_RAM, starpu_worker_get_memory_node(unsigned(gpu)));
+        if (gpus > 1 && bandwidth > 0) units.back().move_seconds_per_byte = 2 / (bandwidth * 1e6);
+    }
     return units;
 }
 
