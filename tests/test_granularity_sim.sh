@@ -2,8 +2,7 @@
 # The automatic granularity with several GPUs: a tile a factorization's step hands on from
 # one GPU to another moves through the host, which lengthens each step's chain by a tile's
 # two copies. So on two simulated H200s the automatic GPU tile of dpotrf n = 16384 is
-# smaller than on one, where the tiles stay on the GPU (the choice without the moves took
-# 4096 on both, and ran at 0.66 of 2048 under darts).
+# smaller than on one, where the tiles stay on the GPU (without the moves it was the same).
 # Usage: tests/test_granularity_sim.sh path/to/simulation/build
 set -euo pipefail
 build=${1:?usage: $0 path/to/simulation/build}

@@ -209,8 +209,9 @@ std::vector<Unit> machine_units(bool read_models) {
                          lp_tuning::gpu_task_seconds, tuning::cuda_smallest_tile, std::end(tuning::candidate_tiles)[-1]});
         // A move between GPUs is a copy to the host and one back, each at the bus's
         // calibrated bandwidth (MB/s).
-        const double bandwidth = starpu_transfer_bandwidth(STARPU_MAIN_RAM, starpu_worker_get_memory_node(unsigned(gpu)));
-        if (gpus > 1 && bandwidth > 0) units.back().move_seconds_per_byte = 2 / (bandwidth * 1e6);
+        const double bandwidth =
+            gpus > 1 ? starpu_transfer_bandwidth(STARPU_MAIN_RAM, starpu_worker_get_memory_node(unsigned(gpu))) : 0;
+        if (bandwidth > 0) units.back().move_seconds_per_byte = 2 / (bandwidth * 1e6);
     }
     return units;
 }

@@ -147,7 +147,6 @@ std::vector<std::vector<int>> parse_ladders(const std::string& option, const std
         } catch (const grain::invalid_argument& e) {
             throw usage_error("invalid value '" + one + "' for " + option + ": " + e.what());
         }
-        if (ladders.size() == max_values) throw usage_error("more than " + std::to_string(max_values) + " ladders for " + option);
         ladders.push_back(std::move(scales));
     }
     return ladders;
