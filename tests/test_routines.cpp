@@ -98,6 +98,30 @@ TYPED_TEST(Routines, Trsm) {
                     }
 }
 
+// One tile holding the whole triangle, wider than the CPU kernel's leaf: the kernel halves
+// it, at uneven widths, for every side, triangle, op and diagonal.
+TYPED_TEST(Routines, TrsmOnOneWideTile) {
+    using T = TypeParam;
+    const std::pair<int64_t, int64_t> shapes[] = {{67, 45}, {45, 130}, {101, 101}};
+    for (auto [m, n] : shapes)
+        for (Side side : {Side::Left, Side::Right})
+            for (Uplo uplo : uplos)
+                for (Op trans : ops)
+                    for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+                        SCOPED_TRACE(::testing::Message() << "m=" << m << " n=" << n << " side=" << char(side)
+                                                          << " uplo=" << char(uplo) << " trans=" << char(trans)
+                                                          << " diag=" << char(diag));
+                        const int64_t order = side == Side::Left ? m : n;
+                        const auto [A, clean] = triangular<T>(order, uplo, diag);
+                        const Array<T> B = random_array<T>(m, n, Kind::General, rng());
+                        const int tile = int(std::max(m, n));
+                        Matrix<T> tA = tiles_of(A, tile), tB = tiles_of(B, tile);
+                        const T alpha = T(0.5);
+                        ASSERT_EQ(trsm(side, uplo, trans, diag, alpha, tA, tB), 0);
+                        EXPECT_LT(solve_residual(side, trans, clean, to_array(tB), alpha, B), 60);
+                    }
+}
+
 // syrk (C = alpha op(A) op(A)^T + beta C) and herk (op(A)^H, alpha and beta real: the
 // same alpha and beta in both, so that one reference formula serves).
 template <typename T>

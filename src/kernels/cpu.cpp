@@ -14,6 +14,47 @@ using namespace kernels;
 
 namespace {
 
+// Triangles at most this wide are solved by the BLAS's trsm; wider ones are halved.
+constexpr int trsm_leaf = 32;
+
+// BLAS's trsm (op(A) X = alpha B, or X op(A) = alpha B), recursive on A's triangle: each
+// half is solved in turn and the other half of B updated by one gemm, so that nearly all the
+// flops run at gemm's rate (the BLAS's own trsm runs well below it on tiles). The half solved
+// first is the one op(A)'s zero block does not couple to the other: the top one for a lower
+// op(A) on the left or an upper one on the right, the bottom one otherwise.
+template <typename T>
+void trsm_recursive(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
+                    T* b, int ldb) {
+    const int k = side == Side::Left ? m : n;
+    if (k <= trsm_leaf) {
+        blas::trsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
+        return;
+    }
+    const int k1 = k / 2, k2 = k - k1;
+    const T* a22 = a + k1 + int64_t(k1) * lda;
+    // A's off-diagonal block, the one its triangle stores; op(A)'s is its op.
+    const T* off = uplo == Uplo::Lower ? a + k1 : a + int64_t(k1) * lda;
+    const bool lower = (uplo == Uplo::Lower) == (trans == Op::NoTrans);
+    const bool top_first = (side == Side::Left) == lower;
+    // B's two halves, by rows on the left, by columns on the right.
+    T* b1 = b;
+    T* b2 = side == Side::Left ? b + k1 : b + int64_t(k1) * ldb;
+    const T* first_a = top_first ? a : a22;
+    const T* second_a = top_first ? a22 : a;
+    T* first_b = top_first ? b1 : b2;
+    T* second_b = top_first ? b2 : b1;
+    const int first_k = top_first ? k1 : k2, second_k = top_first ? k2 : k1;
+    if (side == Side::Left) {
+        trsm_recursive(side, uplo, trans, diag, first_k, n, alpha, first_a, lda, first_b, ldb);
+        blas::gemm(trans, Op::NoTrans, second_k, n, first_k, T(-1), off, lda, first_b, ldb, alpha, second_b, ldb);
+        trsm_recursive(side, uplo, trans, diag, second_k, n, T(1), second_a, lda, second_b, ldb);
+    } else {
+        trsm_recursive(side, uplo, trans, diag, m, first_k, alpha, first_a, lda, first_b, ldb);
+        blas::gemm(Op::NoTrans, trans, m, second_k, first_k, T(-1), first_b, ldb, off, lda, alpha, second_b, ldb);
+        trsm_recursive(side, uplo, trans, diag, m, second_k, T(1), second_a, lda, second_b, ldb);
+    }
+}
+
 // LU without pivoting of an m x n column-major block, recursive on columns (the
 // work is in trsm and gemm). Returns the first exactly zero pivot (1-based) or 0;
 // a zero pivot's column is left unscaled, as LAPACK's getf2 does.
@@ -29,7 +70,7 @@ int getrf_nopiv_recursive(int m, int n, T* a, int lda) {
     const int n1 = mn / 2, n2 = n - n1;
     T* a12 = a + int64_t(n1) * lda;
     int info = getrf_nopiv_recursive(m, n1, a, lda);
-    blas::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), a, lda, a12, lda);
+    trsm_recursive(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), a, lda, a12, lda);
     blas::gemm(Op::NoTrans, Op::NoTrans, m - n1, n2, n1, T(-1), a + n1, lda, a12, lda, T(1), a12 + n1, lda);
     const int info2 = getrf_nopiv_recursive(m - n1, n2, a12 + n1, lda);
     if (info == 0 && info2 != 0) info = info2 + n1;
@@ -51,8 +92,8 @@ template <typename T>
 void trsm(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);
     const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
-    blas::trsm(p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha, data<T>(buffers[0]), a.ld,
-               data<T>(buffers[1]), b.ld);
+    trsm_recursive(p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha, data<T>(buffers[0]), a.ld,
+                   data<T>(buffers[1]), b.ld);
 }
 
 template <typename T>
@@ -171,8 +212,22 @@ void laswp(void* buffers[], void* cl_arg) {
         const int k = ipiv[i] - 1 - int(p.row_offset);
         if (k != i) swaps.push_back({row(i), row(k)});
     }
-    for (int j = 0; j < cols; ++j)
+    // The pivot rows are in random order, so each swap's first touch of a cache line
+    // would wait on memory: reading the column in order first lets the hardware
+    // prefetcher stream it, and the swaps then hit the cache.
+    constexpr int line = std::max(1, int(64 / sizeof(T)));  // elements per cache line
+    volatile real_type<T> sink = 0;
+    for (int j = 0; j < cols; ++j) {
+        real_type<T> sum = 0;
+        for (int t = 1; t <= tiles; ++t) {
+            const TileRef d = dims(buffers[t]);
+            const T* x = data<T>(buffers[t]) + int64_t(j) * d.ld;
+            for (int i = 0; i < d.rows; i += line) sum += std::real(x[i]);
+        }
+        sink = sum;
         for (const auto& [x, y] : swaps) std::swap(x.first[j * x.ld], y.first[j * y.ld]);
+    }
+    (void)sink;
 }
 
 // A norm's partial results on one tile (buffer 0), written as real values into the first
