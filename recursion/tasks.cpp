@@ -88,7 +88,25 @@ void submit_here(const Context& ctx, Kernel kernel, const TileArgs<T>& args, std
                  int priority, starpu_task* built) {
     const Tile<T>& out = *(tiles.end() - 1);
     const Context down = below(ctx, out, priority);
-    if (ctx.recursion->decide(site(kernel, out, down.top_priority))) {
+    const bool split = ctx.recursion->decide(site(kernel, out, down.top_priority));
+    // StarPU 1.3 partitions a tile read-only for sub-tasks that only read its sub-tiles
+    // (and its parents too, if they were whole), and upgrading such a partition to
+    // read-write while a read-only one lies below it leaves sub-tiles uninitialized (a
+    // StarPU assertion). So StarPU never upgrades here: a split that writes a tile first
+    // gathers it if its last split only read it, then writes its first sub-tile with a task
+    // that does nothing, which partitions it and its parents read-write before any of its
+    // sub-tasks reads.
+    const auto& modes = kernel_info(kernel).modes;
+    size_t b = 0;
+    for (const Tile<T>& t : tiles) {
+        const bool writes = (modes[b++] & STARPU_W) != 0;
+        if (split && writes) {
+            if (t.grid->children_read_only(t.i, t.j)) submit_gather(t.use());
+            submit_gather(t.grid->split(t.i, t.j).use(0, 0));
+        }
+        if (split || writes) t.grid->set_children_read_only(t.i, t.j, split && !writes);
+    }
+    if (split) {
         if (built) {
             built->destroy = 0;
             starpu_task_destroy(built);

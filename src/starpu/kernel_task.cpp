@@ -130,4 +130,21 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 
+void submit_gather(starpu_data_handle_t tile) {
+    // No computation part: StarPU only orders it after the tile's tasks and gathers it.
+    static starpu_codelet gather = [] {
+        starpu_codelet cl{};
+        cl.where = STARPU_NOWHERE;
+        cl.nbuffers = 1;
+        cl.modes[0] = STARPU_RW;
+        cl.name = "grain_gather";
+        return cl;
+    }();
+    starpu_task* task = starpu_task_create();
+    task->cl = &gather;
+    task->handles[0] = tile;
+    const int ret = starpu_task_submit(task);
+    if (ret != 0) throw runtime_error("grain: starpu_task_submit failed (" + std::string(std::strerror(-ret)) + ")");
+}
+
 }  // namespace grain::detail

@@ -16,4 +16,9 @@ template <typename T>
 void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_handle_t* handles, int nhandles,
                    int priority, starpu_task* built = nullptr);
 
+// Submits a task that does nothing but write `tile`: StarPU gathers a partitioned tile
+// for it, as for any task on the whole tile, so the tasks submitted after it that write
+// its sub-tiles partition it anew.
+void submit_gather(starpu_data_handle_t tile);
+
 }  // namespace grain::detail

@@ -97,6 +97,15 @@ public:
     bool has_children() const { return size_t(level_) + 1 < scales_->size(); }
     TileStorage& split(int i, int j);
     TileStorage* children(int i, int j) const { return children_[shape_.index(i, j)].get(); }
+    // Whether the last task that split on tile (i, j) only read its sub-tiles (StarPU then
+    // partitions the tile read-only), and not a whole task since that wrote the tile.
+    bool children_read_only(int i, int j) const {
+        return !read_only_children_.empty() && read_only_children_[shape_.index(i, j)];
+    }
+    void set_children_read_only(int i, int j, bool read_only) {
+        read_only_children_.resize(handles_.size(), 0);
+        read_only_children_[shape_.index(i, j)] = read_only;
+    }
 
     void runtime_ending() override;
 
@@ -121,6 +130,7 @@ private:
     std::vector<starpu_data_handle_t> handles_;
     std::vector<std::unique_ptr<TileStorage>> children_;  // per tile, made on first split
     std::unique_ptr<std::atomic<int>[]> writers_;         // per tile, see writers_in_flight
+    std::vector<char> read_only_children_;                // per tile once set, see children_read_only
     starpu_data_handle_t parent_ = nullptr;               // lower levels: the tile cut into this grid
     TileCut cut_{};
     bool enlisted_ = false;
