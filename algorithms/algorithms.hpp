@@ -26,6 +26,10 @@ void gemm(const Context& ctx, Op transa, Op transb, T alpha, const Matrix<T>& A,
 template <typename T>
 void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
           const Matrix<T>& B);
+// B = alpha op(A) B (Left) or alpha B op(A) (Right), A triangular.
+template <typename T>
+void trmm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
+          const Matrix<T>& B);
 template <typename T>
 void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, const Matrix<T>& C);
 // C = alpha op(A) op(A)^H + beta C on the uplo triangle of C, alpha and beta real (their
@@ -36,6 +40,12 @@ template <typename T>
 void potrf(const Context& ctx, Uplo uplo, const Matrix<T>& A);
 template <typename T>
 void potrs(const Context& ctx, Uplo uplo, const Matrix<T>& A, const Matrix<T>& B);
+// The inverse of the uplo triangle of A, in place.
+template <typename T>
+void trtri(const Context& ctx, Uplo uplo, Diag diag, const Matrix<T>& A);
+// The uplo triangle of U U^H (Upper) or L^H L (Lower), in place.
+template <typename T>
+void lauum(const Context& ctx, Uplo uplo, const Matrix<T>& A);
 template <typename T>
 void getrf_nopiv(const Context& ctx, const Matrix<T>& A);
 // C = alpha C on the whole view, or only on its uplo triangle (whole false); `hermitian`

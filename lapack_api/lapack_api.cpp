@@ -32,6 +32,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 extern "C" {
@@ -256,6 +257,34 @@ void potrf(Counter& c, S system, const char* uplo, const int* n, T* a, const int
     dispatch(c, valid, *n, info, [&] { return grain::potrf(Uplo(up(*uplo)), *n, a, *lda); }, system);
 }
 
+// The first exactly zero diagonal element of an n x n triangle (1-based), else 0.
+template <typename T>
+int zero_diagonal(int n, const T* a, int lda) {
+    for (int i = 0; i < n; ++i)
+        if (a[int64_t(i) * lda + i] == T(0)) return i + 1;
+    return 0;
+}
+
+// trtri and potri (`factor`: the inverse of A from potrf's factor). LAPACK finds a zero
+// on the diagonal before computing anything, and then leaves A as it was: so does this.
+template <typename T, typename S>
+void inverse(Counter& c, S system, bool factor, const char* uplo, const char* diag, const int* n, T* a,
+             const int* lda, int* info) {
+    const bool valid = one_of(*uplo, "LU") && one_of(*diag, "NU") && *n >= 0 && at_least(*lda, *n);
+    const Uplo u = Uplo(up(*uplo));
+    dispatch(c, valid, *n, info, [&] {
+        if (up(*diag) == 'N')
+            if (const int zero = zero_diagonal(*n, a, *lda)) return zero;
+        return factor ? grain::potri(u, *n, a, *lda) : grain::trtri(u, Diag(up(*diag)), *n, a, *lda);
+    }, system);
+}
+
+template <typename T, typename S>
+void lauum(Counter& c, S system, const char* uplo, const int* n, T* a, const int* lda, int* info) {
+    const bool valid = one_of(*uplo, "LU") && *n >= 0 && at_least(*lda, *n);
+    dispatch(c, valid, *n, info, [&] { return grain::lauum(Uplo(up(*uplo)), *n, a, *lda); }, system);
+}
+
 // potrs and posv (`factor`).
 template <typename T, typename S>
 void cholesky_solve(Counter& c, S system, bool factor, const char* uplo, const int* n, const int* nrhs, T* a,
@@ -318,15 +347,19 @@ void gemm(Counter& c, S system, const char* ta, const char* tb, const int* m, co
     }, system);
 }
 
+// trsm, and trmm (`product`).
 template <typename T, typename S>
-void trsm(Counter& c, S system, const char* side, const char* uplo, const char* ta, const char* diag, const int* m,
-          const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb) {
+void triangular(Counter& c, S system, bool product, const char* side, const char* uplo, const char* ta,
+                const char* diag, const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b,
+                const int* ldb) {
     const bool valid = one_of(*side, "LR") && one_of(*uplo, "LU") && one_of(*ta, "NTC") && one_of(*diag, "NU") &&
                        *m >= 0 && *n >= 0 && at_least(*lda, up(*side) == 'L' ? *m : *n) && at_least(*ldb, *m);
     const bool degenerate = *m == 0 || *n == 0 || *alpha == T(0);
     dispatch(c, valid && !degenerate, std::min(*m, *n), nullptr, [&] {
-        return grain::trsm(Side(up(*side)), Uplo(up(*uplo)), Op(up(*ta)), Diag(up(*diag)), *m, *n, *alpha, a, *lda,
-                           b, *ldb);
+        const auto args = std::make_tuple(Side(up(*side)), Uplo(up(*uplo)), Op(up(*ta)), Diag(up(*diag)));
+        const auto [sd, u, t, d] = args;
+        return product ? grain::trmm(sd, u, t, d, *m, *n, *alpha, a, *lda, b, *ldb)
+                       : grain::trsm(sd, u, t, d, *m, *n, *alpha, a, *lda, b, *ldb);
     }, system);
 }
 
@@ -418,10 +451,32 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
     extern "C" void p##trsm_(const char* side, const char* uplo, const char* ta, const char* diag, const int* m,     \
                              const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb, size l1, \
                              size l2, size l3, size l4) {                                                             \
-        grain::lapack_api::trsm(                                                                                      \
+        grain::lapack_api::triangular(                                                                                \
             GRAIN_COUNTER(p##trsm_),                                                                                  \
-            GRAIN_SYSTEM(p##trsm_, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4), side, uplo,   \
-            ta, diag, m, n, alpha, a, lda, b, ldb);                                                                   \
+            GRAIN_SYSTEM(p##trsm_, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4), false, side,  \
+            uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                                             \
+    }                                                                                                                 \
+    extern "C" void p##trmm_(const char* side, const char* uplo, const char* ta, const char* diag, const int* m,     \
+                             const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb, size l1, \
+                             size l2, size l3, size l4) {                                                             \
+        grain::lapack_api::triangular(                                                                                \
+            GRAIN_COUNTER(p##trmm_),                                                                                  \
+            GRAIN_SYSTEM(p##trmm_, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4), true, side,   \
+            uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                                             \
+    }                                                                                                                 \
+    extern "C" void p##trtri_(const char* uplo, const char* diag, const int* n, T* a, const int* lda, int* info,     \
+                              size l1, size l2) {                                                                     \
+        grain::lapack_api::inverse(GRAIN_COUNTER(p##trtri_),                                                          \
+                                   GRAIN_SYSTEM(p##trtri_, uplo, diag, n, a, lda, info, l1, l2), false, uplo, diag,   \
+                                   n, a, lda, info);                                                                  \
+    }                                                                                                                 \
+    extern "C" void p##potri_(const char* uplo, const int* n, T* a, const int* lda, int* info, size l1) {            \
+        grain::lapack_api::inverse(GRAIN_COUNTER(p##potri_), GRAIN_SYSTEM(p##potri_, uplo, n, a, lda, info, l1),     \
+                                   true, uplo, "N", n, a, lda, info);                                                 \
+    }                                                                                                                 \
+    extern "C" void p##lauum_(const char* uplo, const int* n, T* a, const int* lda, int* info, size l1) {            \
+        grain::lapack_api::lauum(GRAIN_COUNTER(p##lauum_), GRAIN_SYSTEM(p##lauum_, uplo, n, a, lda, info, l1), uplo, \
+                                 n, a, lda, info);                                                                    \
     }                                                                                                                 \
     extern "C" void p##syrk_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,       \
                              const T* a, const int* lda, const T* beta, T* c, const int* ldc, size l1, size l2) {    \

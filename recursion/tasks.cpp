@@ -226,6 +226,14 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
 }
 
 template <typename T>
+void trmm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, Tile<T> A, Tile<T> B,
+          int priority) {
+    TileArgs<T> args;
+    args.side = side, args.uplo = uplo, args.transa = trans, args.diag = diag, args.alpha = alpha;
+    submit_task(ctx, Kernel::Trmm, args, {A, B}, priority);
+}
+
+template <typename T>
 void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority) {
     TileArgs<T> args;
     args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
@@ -244,6 +252,20 @@ void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
     TileArgs<T> args;
     args.uplo = uplo;
     submit_task(ctx, Kernel::Potrf, args, {A}, priority);
+}
+
+template <typename T>
+void trtri(const Context& ctx, Uplo uplo, Diag diag, Tile<T> A, int priority) {
+    TileArgs<T> args;
+    args.uplo = uplo, args.diag = diag;
+    submit_task(ctx, Kernel::Trtri, args, {A}, priority);
+}
+
+template <typename T>
+void lauum(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
+    TileArgs<T> args;
+    args.uplo = uplo;
+    submit_task(ctx, Kernel::Lauum, args, {A}, priority);
 }
 
 template <typename T>
@@ -277,6 +299,9 @@ void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
     template void laswp<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int, bool); \
     template void gemm<T>(const Context&, Op, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);               \
     template void trsm<T>(const Context&, Side, Uplo, Op, Diag, T, Tile<T>, Tile<T>, int);             \
+    template void trmm<T>(const Context&, Side, Uplo, Op, Diag, T, Tile<T>, Tile<T>, int);             \
+    template void trtri<T>(const Context&, Uplo, Diag, Tile<T>, int);                                  \
+    template void lauum<T>(const Context&, Uplo, Tile<T>, int);                                        \
     template void syrk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
     template void herk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
     template void potrf<T>(const Context&, Uplo, Tile<T>, int);                                        \

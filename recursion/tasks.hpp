@@ -130,12 +130,19 @@ template <typename T>
 void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, Tile<T> A, Tile<T> B,
           int priority);
 template <typename T>
+void trmm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha, Tile<T> A, Tile<T> B,
+          int priority);
+template <typename T>
 void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority);
 // herk's kernel in complex precisions, syrk's in real ones (where they are the same).
 template <typename T>
 void herk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority);
 template <typename T>
 void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority);
+template <typename T>
+void trtri(const Context& ctx, Uplo uplo, Diag diag, Tile<T> A, int priority);
+template <typename T>
+void lauum(const Context& ctx, Uplo uplo, Tile<T> A, int priority);
 template <typename T>
 void getrf_nopiv(const Context& ctx, Tile<T> A, int priority);
 // C = alpha C on the whole tile, or on its uplo triangle only (whole_tile false); with

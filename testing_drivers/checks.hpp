@@ -252,6 +252,37 @@ double solve_residual(Side side, Op trans, const Array<T>& A, const Array<T>& X,
     return denominator > 0 ? double(norm('I', R)) / denominator : double(norm('I', R));
 }
 
+// The uplo triangle of x as a full matrix: the other triangle zero, and a unit diagonal
+// where `unit` (a triangular matrix), or the triangle's adjoint (`hermitian`).
+template <typename T>
+Array<T> from_triangle(const Array<T>& x, Uplo uplo, bool hermitian, bool unit = false) {
+    Array<T> full(x.m, x.n);
+    for (int64_t j = 0; j < x.n; ++j)
+        for (int64_t i = 0; i < x.m; ++i) {
+            const bool inside = uplo == Uplo::Lower ? i >= j : i <= j;
+            if (i == j)
+                full(i, j) = unit ? T(1) : hermitian ? T(std::real(x(i, j))) : x(i, j);
+            else if (inside)
+                full(i, j) = x(i, j);
+            else
+                full(i, j) = hermitian ? grain::detail::conj(x(j, i)) : T(0);
+        }
+    return full;
+}
+
+// ||A X - I||_1 / (||A||_1 ||X||_1 N eps), X the computed inverse of A (LAPACK's dpot03,
+// dtrt01 and dget03).
+template <typename T>
+double inverse_residual(const Array<T>& A, const Array<T>& X) {
+    const int n = int(A.n);
+    Array<T> R(n, n);
+    for (int64_t i = 0; i < n; ++i) R(i, i) = T(-1);
+    if (n > 0) blas::gemm(Op::NoTrans, Op::NoTrans, n, n, n, T(1), A.data(), A.ld(), X.data(), X.ld(), T(1), R.data(), R.ld());
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
+    const double denominator = double(norm('1', A)) * double(norm('1', X)) * std::max(n, 1) * eps;
+    return denominator > 0 ? double(norm('1', R)) / denominator : double(norm('1', R));
+}
+
 // ||A - F||_1 / (||A||_1 N eps), F the product of the computed factors
 template <typename T>
 double factor_residual(const Array<T>& A, Array<T> F) {

@@ -122,6 +122,10 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
     herk_args.transa = ct;
     TileArgs<T> potrf_args;
     potrf_args.uplo = Uplo::Lower;
+    TileArgs<T> trmm_args;
+    trmm_args.side = Side::Left, trmm_args.uplo = Uplo::Upper, trmm_args.transa = ct, trmm_args.alpha = T(0.5);
+    TileArgs<T> lower_args;  // trtri and lauum
+    lower_args.uplo = Uplo::Lower;
     TileArgs<T> scale_args;
     scale_args.whole_tile = false, scale_args.uplo = Uplo::Upper, scale_args.alpha = T(0.5);
     const std::vector<Case> cases = {
@@ -132,6 +136,9 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
         {Kernel::Potrf, potrf_args, {{61, 61}}, {Kind::Spd}},
         {Kernel::GetrfNopiv, TileArgs<T>{}, {{64, 45}}, {Kind::DiagonallyDominant}},
         {Kernel::Scale, scale_args, {{45, 64}}, {Kind::General}},
+        {Kernel::Trmm, trmm_args, {{40, 40}, {40, 64}}, {Kind::Spd, Kind::General}},
+        {Kernel::Trtri, lower_args, {{50, 50}}, {Kind::LowerTriangular}},
+        {Kernel::Lauum, lower_args, {{50, 50}}, {Kind::Spd}},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(detail::kernel_name(c.kernel));
@@ -148,7 +155,8 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
         const Array<T>& out_gpu = on_gpu.back();
         const double scale = std::max<double>(1.0, double(blas::lange('M', int(out_cpu.m), int(out_cpu.n), out_cpu.data(),
                                                                int(out_cpu.ld()))));
-        if (c.kernel == Kernel::Potrf || c.kernel == Kernel::Syrk || c.kernel == Kernel::Herk) {
+        if (c.kernel == Kernel::Potrf || c.kernel == Kernel::Syrk || c.kernel == Kernel::Herk ||
+            c.kernel == Kernel::Trtri || c.kernel == Kernel::Lauum) {
             // Only the lower triangle is defined.
             double d = 0;
             for (int64_t j = 0; j < out_cpu.n; ++j)
@@ -178,6 +186,13 @@ TYPED_TEST(CudaKernels, FactorizationInfo) {
     TileArgs<T> getrf_args;
     getrf_args.col_offset = 7;
     EXPECT_EQ(run_on(gpu, Kernel::GetrfNopiv, getrf_args, {&general}), 38);
+
+    Array<T> triangle = random_array<T>(48, 48, Kind::LowerTriangular, rng());
+    triangle(12, 12) = T(0);
+    TileArgs<T> trtri_args;
+    trtri_args.uplo = Uplo::Lower;
+    trtri_args.col_offset = 16;
+    EXPECT_EQ(run_on(gpu, Kernel::Trtri, trtri_args, {&triangle}), 29);
 }
 
 // The column kernels on a GPU against the same kernels on a core, on a column of three

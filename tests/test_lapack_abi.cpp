@@ -20,6 +20,8 @@ extern "C" {
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
 void zgetrf_(const int* m, const int* n, std::complex<double>* a, const int* lda, int* ipiv, int* info);
 void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void dtrtri_(const char* uplo, const char* diag, const int* n, double* a, const int* lda, int* info, size_t, size_t);
+void dlauum_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
 void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda, const int* ipiv,
              double* b, const int* ldb, int* info, size_t);
 void dgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k, const double* alpha,
@@ -132,6 +134,32 @@ TEST(LapackAbi, InfoIsLapacks) {
     int info = -1;
     zgetrf_(&n, &n, A.data(), &n, ipiv.data(), &info);
     EXPECT_EQ(info, 13);
+}
+
+// trtri_ on a triangle with a zero on its diagonal: LAPACK's info, and A as it was (LAPACK
+// looks at the diagonal first); lauum_ L^T L.
+TEST(LapackAbi, TrtriLeavesASingularTriangleAndLauumIsLapacks) {
+    const int n = 70;
+    testing::Random rng(3);
+    Array<double> A = testing::random_array<double>(n, n, Kind::LowerTriangular, rng);
+    A(40, 40) = 0;
+    const Array<double> before = A;
+    int info = -1;
+    dtrtri_("L", "N", &n, A.data(), &n, &info, 1, 1);
+    EXPECT_EQ(info, 41);
+    EXPECT_EQ(A.a, before.a);
+    A(40, 40) = 1;
+    // L^T L by its definition (LAPACKE's lauum would come back to grain's symbol here).
+    Array<double> ref(n, n);
+    for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i)
+            for (int k = i; k < n; ++k) ref(i, j) += A(k, i) * A(k, j);
+    dlauum_("L", &n, A.data(), &n, &info, 1);
+    EXPECT_EQ(info, 0);
+    double error = 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i) error = std::max(error, std::abs(A(i, j) - ref(i, j)));
+    EXPECT_LT(error, 1e-12 * n * n);
 }
 
 // A pivot outside [1, n] would make LAPACK's getrs swap a row outside B: refused as an

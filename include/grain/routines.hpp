@@ -6,8 +6,8 @@
 // Request) and a synchronous form returning info like LAPACK: 0 on success, i > 0 when
 // the factorization failed at global column i (1-based). Invalid arguments throw
 // grain::invalid_argument. All matrices of one call must have the same tile size.
-// The synchronous forms of potrf, potrs, posv, getrf, getrs, gesv, getrf_nopiv,
-// getrs_nopiv and gesv_nopiv check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
+// The synchronous forms of potrf, potrs, posv, trtri, lauum, potri, poinv, getrf, getrs,
+// gesv, getrf_nopiv, getrs_nopiv and gesv_nopiv check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
 // returns -i, i the array's position in the LAPACK-layout form, inputs untouched.
 // Convenience overloads take column-major arrays (LAPACK layout), as Chameleon's
 // LAPACK-layout API does; they tile on the ladder GRAIN_SCALES ("1024,512,256") if it is
@@ -37,6 +37,13 @@ Request trsm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Mat
                    Matrix<T>& B);
 template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B);
+
+/// B = alpha op(A) B (side Left) or alpha B op(A) (side Right), A triangular
+template <typename T>
+Request trmm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A,
+                   Matrix<T>& B);
+template <typename T>
+int trmm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B);
 
 /// C = alpha op(A) op(A)^T + beta C, on the uplo triangle of C
 template <typename T>
@@ -70,6 +77,36 @@ template <typename T>
 Request posv_async(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
 template <typename T>
 int posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
+
+/// The inverse of the uplo triangle of A, in place, as LAPACK's trtri: info = i when
+/// A(i,i) is exactly zero (diag NonUnit); A is then undefined (LAPACK leaves it as it was)
+template <typename T>
+Request trtri_async(Uplo uplo, Diag diag, Matrix<T>& A);
+template <typename T>
+int trtri(Uplo uplo, Diag diag, Matrix<T>& A);
+
+/// The uplo triangle of U U^H (Upper) or L^H L (Lower), in place, as LAPACK's lauum; in
+/// complex precisions the diagonal must be real, as a Cholesky factor's is
+template <typename T>
+Request lauum_async(Uplo uplo, Matrix<T>& A);
+template <typename T>
+int lauum(Uplo uplo, Matrix<T>& A);
+
+/// The inverse of A from its factor by potrf (trtri, then lauum), on the uplo triangle,
+/// as LAPACK's potri: info = i when the factor's (i,i) element is exactly zero
+template <typename T>
+Request potri_async(Uplo uplo, Matrix<T>& A);
+template <typename T>
+int potri(Uplo uplo, Matrix<T>& A);
+
+/// The inverse of A, Hermitian positive definite, on the uplo triangle: potrf, trtri and
+/// lauum as one task graph, with no wait between them, so that the three overlap. info
+/// is potrf's; when it is not 0 A is undefined, since the later phases may already have
+/// run on its first tiles
+template <typename T>
+Request poinv_async(Uplo uplo, Matrix<T>& A);
+template <typename T>
+int poinv(Uplo uplo, Matrix<T>& A);
 
 /// LU factorization with partial pivoting, P A = L U (L unit lower), in place, as
 /// LAPACK's getrf: ipiv (ipiv.size() == min(m, n)) gets 1-based row indices global to A;
@@ -155,6 +192,9 @@ template <typename T>
 int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
          int64_t lda, T* b, int64_t ldb);
 template <typename T>
+int trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
+         int64_t lda, T* b, int64_t ldb);
+template <typename T>
 int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c,
          int64_t ldc);
 template <typename T>
@@ -166,6 +206,14 @@ template <typename T>
 int potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb);
 template <typename T>
 int posv(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
+template <typename T>
+int trtri(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda);
+template <typename T>
+int lauum(Uplo uplo, int64_t n, T* a, int64_t lda);
+template <typename T>
+int potri(Uplo uplo, int64_t n, T* a, int64_t lda);
+template <typename T>
+int poinv(Uplo uplo, int64_t n, T* a, int64_t lda);
 template <typename T>
 int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv);
 template <typename T>

@@ -1,4 +1,4 @@
-// The BLAS 3 routines: gemm, trsm, syrk, herk. One plan each (call.hpp); the tiled forms
+// The BLAS 3 routines: gemm, trsm, trmm, syrk, herk. One plan each (call.hpp); the tiled forms
 // come from it, the LAPACK-layout form wraps the arrays and calls the tiled one.
 #include "call.hpp"
 #include "layout_call.hpp"
@@ -33,11 +33,12 @@ Plan<T> gemm_plan(Op transa, Op transb, T alpha, const Matrix<T>& A, const Matri
     return p;
 }
 
+// trsm and trmm (`product`): B = alpha op(A)^-1 B or alpha op(A) B, or B on the left.
 template <typename T>
-Plan<T> trsm_plan(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
-    Plan<T> p("grain::trsm", {&A, &B}, {int64_t(side), int64_t(uplo), int64_t(trans), int64_t(diag)});
+Plan<T> triangular_plan(const char* routine, bool product, Side side, Uplo uplo, Op trans, Diag diag, T alpha,
+                        const Matrix<T>& A, Matrix<T>& B) {
+    Plan<T> p(routine, {&A, &B}, {int64_t(side), int64_t(uplo), int64_t(trans), int64_t(diag)});
     p.agreement().add_scalars(alpha);
-    const char* routine = p.routine;
     side = checked(routine, "side", side);
     uplo = checked(routine, "uplo", uplo);
     trans = checked<T>(routine, "trans", trans);
@@ -50,8 +51,20 @@ Plan<T> trsm_plan(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matr
     else
         require_rows(routine, "B.n", B.n(), A.m(), "the order of A");
     require_disjoint(routine, B, "B", A, "A");
-    p.step({&B}, [=, &A, &B](const Context& ctx) { algorithms::trsm(ctx, side, uplo, trans, diag, alpha, A, B); });
+    p.step({&B}, [=, &A, &B](const Context& ctx) {
+        (product ? algorithms::trmm<T> : algorithms::trsm<T>)(ctx, side, uplo, trans, diag, alpha, A, B);
+    });
     return p;
+}
+
+template <typename T>
+Plan<T> trsm_plan(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
+    return triangular_plan("grain::trsm", false, side, uplo, trans, diag, alpha, A, B);
+}
+
+template <typename T>
+Plan<T> trmm_plan(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
+    return triangular_plan("grain::trmm", true, side, uplo, trans, diag, alpha, A, B);
 }
 
 // syrk and herk (hermitian): C = alpha op(A) op(A)^T or ^H + beta C.
@@ -104,6 +117,8 @@ GRAIN_TILED_FORMS(gemm, (Op transa, Op transb, T alpha, const Matrix<T>& A, cons
                   (transa, transb, alpha, A, B, beta, C))
 GRAIN_TILED_FORMS(trsm, (Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B),
                   (side, uplo, trans, diag, alpha, A, B))
+GRAIN_TILED_FORMS(trmm, (Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B),
+                  (side, uplo, trans, diag, alpha, A, B))
 GRAIN_TILED_FORMS(syrk, (Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C),
                   (uplo, trans, alpha, A, beta, C))
 GRAIN_TILED_FORMS(herk, (Uplo uplo, Op trans, real_type<T> alpha, const Matrix<T>& A, real_type<T> beta, Matrix<T>& C),
@@ -125,11 +140,13 @@ int gemm(Op transa, Op transb, int64_t m, int64_t n, int64_t k, T alpha, const T
     return call.run([&] { return gemm(transa, transb, alpha, A, B, beta, C); });
 }
 
-template <typename T>
-int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, T* b,
-         int64_t ldb) {
-    detail::LayoutCall<T> call("grain::trsm", Workload::Product);
-    const char* routine = call.routine();
+namespace {
+
+// The LAPACK-layout trsm and trmm: their arrays as matrices, then the tiled form.
+template <typename T, typename Tiled>
+int triangular(const char* routine, Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, const T* a,
+               int64_t lda, T* b, int64_t ldb, Tiled tiled) {
+    detail::LayoutCall<T> call(routine, Workload::Product);
     side = detail::checked(routine, "side", side);
     uplo = detail::checked(routine, "uplo", uplo);
     trans = detail::checked<T>(routine, "trans", trans);
@@ -139,7 +156,27 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
     const int64_t order = side == Side::Left ? m : n;
     const Matrix<T> A = call.wrap("lda", order, order, a, lda, scales);
     Matrix<T> B = call.wrap("ldb", m, n, b, ldb, scales);
-    return call.run([&] { return trsm(side, uplo, trans, diag, alpha, A, B); });
+    return call.run([&] { return tiled(side, uplo, trans, diag, A, B); });
+}
+
+}  // namespace
+
+template <typename T>
+int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, T* b,
+         int64_t ldb) {
+    return triangular("grain::trsm", side, uplo, trans, diag, m, n, a, lda, b, ldb,
+                      [&](Side s, Uplo u, Op t, Diag d, const Matrix<T>& A, Matrix<T>& B) {
+                          return trsm(s, u, t, d, alpha, A, B);
+                      });
+}
+
+template <typename T>
+int trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, T* b,
+         int64_t ldb) {
+    return triangular("grain::trmm", side, uplo, trans, diag, m, n, a, lda, b, ldb,
+                      [&](Side s, Uplo u, Op t, Diag d, const Matrix<T>& A, Matrix<T>& B) {
+                          return trmm(s, u, t, d, alpha, A, B);
+                      });
 }
 
 template <typename T>
@@ -163,6 +200,9 @@ int herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_type<T> alpha, const T*
     template Request trsm_async<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                      \
     template int trsm<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                                \
     template int trsm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);            \
+    template Request trmm_async<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                      \
+    template int trmm<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                                \
+    template int trmm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);            \
     template Request syrk_async<T>(Uplo, Op, T, const Matrix<T>&, T, Matrix<T>&);                               \
     template int syrk<T>(Uplo, Op, T, const Matrix<T>&, T, Matrix<T>&);                                         \
     template int syrk<T>(Uplo, Op, int64_t, int64_t, T, const T*, int64_t, T, T*, int64_t);                     \

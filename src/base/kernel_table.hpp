@@ -13,7 +13,7 @@
 //   X(Enum, name, buffers' access modes (output last), CUDA kernel, buffer shape, split,
 //     rate before history, flops as an expression of m, n, k)
 // CUDA kernel: `async` (only enqueues work on its stream), `sync` (ends synchronized:
-// potrf, getrf_nopiv and getrf read cuSOLVER's info back, getrf and laswp their pivots),
+// potrf, getrf_nopiv, getrf and trtri read cuSOLVER's info back, getrf and laswp their pivots),
 // or `none` (the cores run it: cuda.cpp defines nothing for it).
 // Buffer shape: `tiles`, one tile per mode; or `column`, a pivot block (the first mode)
 // then a column of tiles that all take the last mode, as many as the task has: LU with
@@ -29,8 +29,8 @@
 // The flops are the leading terms of LAPACK Working Note 41's counts in real precisions
 // (complex ones weigh scalar_traits::flop_weight times more),
 // so that the flops of a call's tile tasks add up to the call's: gemm m x n output, inner
-// k; trsm m x n right-hand side, side Left; syrk and herk (complex only: real precisions
-// submit syrk) n x n output, inner k; potrf order n;
+// k; trsm and trmm m x n right-hand side, side Left; syrk and herk (complex only: real precisions
+// submit syrk) n x n output, inner k; potrf, trtri and lauum order n;
 // getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp moves data only; lange
 // reads an m x n tile once.
 #define GRAIN_KERNEL_TABLE(X)                                                                    \
@@ -43,7 +43,10 @@
     X(Scale, scale, (STARPU_RW), async, tiles, splits, own, m * n)                                \
     X(Getrf, getrf, (STARPU_W, STARPU_RW), sync, column, splits, Trsm, getrf_flops(m, n))         \
     X(Laswp, laswp, (STARPU_R, STARPU_RW), sync, column, follows, own, 0)                          \
-    X(Lange, lange, (STARPU_R, STARPU_W), none, tiles, whole, own, m * n)
+    X(Lange, lange, (STARPU_R, STARPU_W), none, tiles, whole, own, m * n)                          \
+    X(Trmm, trmm, (STARPU_R, STARPU_RW), async, tiles, splits, own, m * m * n)                    \
+    X(Trtri, trtri, (STARPU_RW), sync, tiles, splits, own, n * n * n / 3)                         \
+    X(Lauum, lauum, (STARPU_RW), async, tiles, splits, own, n * n * n / 3)
 
 namespace grain::detail {
 

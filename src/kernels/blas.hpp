@@ -72,6 +72,15 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
     inline int potrf(Uplo u, int n, T* a, int lda) {                                                  \
         return LAPACKE_##p##potrf_work(LAPACK_COL_MAJOR, char(u), n, a, lda);                         \
     }                                                                                                 \
+    inline int trtri(Uplo u, Diag d, int n, T* a, int lda) {                                          \
+        return LAPACKE_##p##trtri_work(LAPACK_COL_MAJOR, char(u), char(d), n, a, lda);                \
+    }                                                                                                 \
+    inline int lauum(Uplo u, int n, T* a, int lda) {                                                  \
+        return LAPACKE_##p##lauum_work(LAPACK_COL_MAJOR, char(u), n, a, lda);                         \
+    }                                                                                                 \
+    inline int potri(Uplo u, int n, T* a, int lda) {                                                  \
+        return LAPACKE_##p##potri_work(LAPACK_COL_MAJOR, char(u), n, a, lda);                         \
+    }                                                                                                 \
     inline int getrf(int m, int n, T* a, int lda, lapack_int* ipiv) {                                 \
         return LAPACKE_##p##getrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);                         \
     }                                                                                                 \

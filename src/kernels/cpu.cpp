@@ -97,6 +97,14 @@ void trsm(void* buffers[], void* cl_arg) {
 }
 
 template <typename T>
+void trmm(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
+    blas::trmm(p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha, data<T>(buffers[0]), a.ld,
+               data<T>(buffers[1]), b.ld);
+}
+
+template <typename T>
 void syrk(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);
     const TileRef a = dims(buffers[0]), c = dims(buffers[1]);
@@ -121,6 +129,22 @@ void potrf(void* buffers[], void* cl_arg) {
     const TileRef a = dims(buffers[0]);
     const int info = blas::potrf(p.uplo, a.rows, data<T>(buffers[0]), a.ld);
     if (info > 0) p.request->report_info(p.col_offset + info);
+}
+
+// LAPACK's trtri leaves a tile with an exactly zero diagonal element as it was.
+template <typename T>
+void trtri(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]);
+    const int info = blas::trtri(p.uplo, p.diag, a.rows, data<T>(buffers[0]), a.ld);
+    if (info > 0) p.request->report_info(p.col_offset + info);
+}
+
+template <typename T>
+void lauum(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]);
+    blas::lauum(p.uplo, a.rows, data<T>(buffers[0]), a.ld);
 }
 
 template <typename T>

@@ -47,7 +47,24 @@ const D* dev(const T* x) { return reinterpret_cast<const D*>(x); }
 
 // Precision overloads of the library calls, so the kernels are written once; D is the
 // libraries' type for T.
-#define GRAIN_CUDA_OVERLOADS(T, D, P)                                                                     \
+#define GRAIN_CUDA_OVERLOADS(T, D, P, TYPE)                                                               \
+    template <>                                                                                           \
+    constexpr cudaDataType data_type<T>() {                                                               \
+        return TYPE;                                                                                      \
+    }                                                                                                     \
+    inline cublasStatus_t trmm(cublasHandle_t h, Side s, Uplo u, Op t, Diag d, int m, int n, T alpha,     \
+                               const T* a, int lda, T* b, int ldb) {                                      \
+        /* cuBLAS's trmm writes C; B as C makes it BLAS's, in place */                                   \
+        return cublas##P##trmm(h, cublas(s), cublas(u), cublas<T>(t), cublas(d), m, n, dev<D>(&alpha),    \
+                               dev<D>(a), lda, dev<D>(b), ldb, dev<D>(b), ldb);                           \
+    }                                                                                                     \
+    inline cusolverStatus_t lauum_work(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, int* lwork) {  \
+        return cusolverDn##P##lauum_bufferSize(h, cublas(u), n, dev<D>(a), lda, lwork);                   \
+    }                                                                                                     \
+    inline cusolverStatus_t lauum(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, T* work, int lwork, \
+                                  int* info) {                                                            \
+        return cusolverDn##P##lauum(h, cublas(u), n, dev<D>(a), lda, dev<D>(work), lwork, info);          \
+    }                                                                                                     \
     inline cublasStatus_t gemm(cublasHandle_t h, Op ta, Op tb, int m, int n, int k, T alpha, const T* a,  \
                                int lda, const T* b, int ldb, T beta, T* c, int ldc) {                     \
         return cublas##P##gemm(h, cublas<T>(ta), cublas<T>(tb), m, n, k, dev<D>(&alpha), dev<D>(a), lda,  \
@@ -85,10 +102,13 @@ const D* dev(const T* x) { return reinterpret_cast<const D*>(x); }
                                   int incx) {                                                             \
         return cusolverDn##P##laswp(h, n, dev<D>(a), lda, 1, k2, ipiv, incx);                             \
     }
-GRAIN_CUDA_OVERLOADS(float, float, S)
-GRAIN_CUDA_OVERLOADS(double, double, D)
-GRAIN_CUDA_OVERLOADS(std::complex<float>, cuComplex, C)
-GRAIN_CUDA_OVERLOADS(std::complex<double>, cuDoubleComplex, Z)
+// cuSOLVER's 64-bit API names the precision by a cudaDataType.
+template <typename T>
+constexpr cudaDataType data_type();
+GRAIN_CUDA_OVERLOADS(float, float, S, CUDA_R_32F)
+GRAIN_CUDA_OVERLOADS(double, double, D, CUDA_R_64F)
+GRAIN_CUDA_OVERLOADS(std::complex<float>, cuComplex, C, CUDA_C_32F)
+GRAIN_CUDA_OVERLOADS(std::complex<double>, cuDoubleComplex, Z, CUDA_C_64F)
 #undef GRAIN_CUDA_OVERLOADS
 
 // C = alpha op(A) op(A)^H + beta C, alpha and beta real; in real precisions it is syrk.
@@ -118,6 +138,7 @@ struct WorkerState {
     size_t work_bytes = 0;
     std::vector<char> diagonal;  // host copy of a factored tile's diagonal
     std::vector<int> pivots;     // host copy of a pivot block
+    std::vector<char> host_work;  // cuSOLVER's host workspace (trtri)
 };
 std::array<WorkerState, STARPU_NMAXWORKERS> workers;
 
@@ -186,6 +207,48 @@ void trsm(void* buffers[], void* cl_arg) {
     check(trsm(starpu_cublas_get_local_handle(), p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha,
                data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld),
           "cublas trsm");
+}
+
+template <typename T>
+void trmm(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
+    check(trmm(starpu_cublas_get_local_handle(), p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha,
+               data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld),
+          "cublas trmm");
+}
+
+// cuSOLVER's trtri, with its device and host workspaces; its info, as LAPACK's, is the
+// first exactly zero diagonal element.
+template <typename T>
+void trtri(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]);
+    T* x = data<T>(buffers[0]);
+    WorkerState& w = local();
+    size_t device_bytes = 0, host_bytes = 0;
+    check(cusolverDnXtrtri_bufferSize(w.solver, cublas(p.uplo), cublas(p.diag), a.rows, data_type<T>(), x, a.ld,
+                                      &device_bytes, &host_bytes),
+          "cusolver trtri bufferSize");
+    void* device = workspace(w, std::max<size_t>(device_bytes, 1));
+    w.host_work.resize(std::max<size_t>(host_bytes, 1));
+    check(cusolverDnXtrtri(w.solver, cublas(p.uplo), cublas(p.diag), a.rows, data_type<T>(), x, a.ld, device,
+                           device_bytes, w.host_work.data(), host_bytes, w.info),
+          "cusolver trtri");
+    if (const int info = read_info(w); info > 0) p.request->report_info(p.col_offset + info);
+}
+
+// cuSOLVER's lauum: no info but an argument's, which grain's are not.
+template <typename T>
+void lauum(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]);
+    T* x = data<T>(buffers[0]);
+    WorkerState& w = local();
+    int lwork = 0;
+    check(lauum_work(w.solver, p.uplo, a.rows, x, a.ld, &lwork), "cusolver lauum bufferSize");
+    T* work = static_cast<T*>(workspace(w, sizeof(T) * size_t(std::max(lwork, 1))));
+    check(lauum(w.solver, p.uplo, a.rows, x, a.ld, work, lwork, w.info), "cusolver lauum");
 }
 
 // alpha and beta are real (herk's): their imaginary parts are zero.

@@ -1,6 +1,7 @@
-// The BLAS 3 operations: gemm, trsm, syrk, herk.
+// The BLAS 3 operations: gemm, trsm, trmm, syrk, herk.
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/testing/run_common.hpp"
@@ -49,29 +50,47 @@ Result run_gemm(const Run& r) {
     return res;
 }
 
-template <typename T>
-Result run_trsm(const Run& r) {
+// trsm, and trmm (`product`): B = alpha A^-1 B or alpha A B, A lower triangular.
+template <typename T, bool product>
+Result run_triangular(const Run& r) {
     const Case& c = r.c;
     const T alpha = T(1.5);
     const Array<T> A = random_array<T>(c.m, c.m, Kind::LowerTriangular, r.rng);
     const Array<T> B = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    const auto args = std::make_tuple(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit);
     Result res;
     Array<T> X = B;  // grain's output, in place
     run_grain(r, res, [&] {
         grain::Matrix<T> tX = in_place(r, X);
-        res.info = grain::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, alpha, in_place(r, A), tX);
+        const auto [side, uplo, trans, diag] = args;
+        if constexpr (product)
+            res.info = grain::trmm(side, uplo, trans, diag, alpha, in_place(r, A), tX);
+        else
+            res.info = grain::trsm(side, uplo, trans, diag, alpha, in_place(r, A), tX);
     });
     const BlasThreads blas_threads(r.threads);
-    if (r.options.vendor) {
-        Array<T> ref = B;
-        res.vendor_time = timed([&] {
-            blas::trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, int(c.m), int(c.n), alpha, A.data(),
-                       A.ld(), ref.data(), ref.ld());
+    Array<T> ref = B;
+    if (r.options.vendor || (product && r.options.check)) {
+        const auto [side, uplo, trans, diag] = args;
+        const double t = timed([&] {
+            if constexpr (product)
+                blas::trmm(side, uplo, trans, diag, int(c.m), int(c.n), alpha, A.data(), A.ld(), ref.data(), ref.ld());
+            else
+                blas::trsm(side, uplo, trans, diag, int(c.m), int(c.n), alpha, A.data(), A.ld(), ref.data(), ref.ld());
         });
+        if (r.options.vendor) res.vendor_time = t;
     }
-    if (r.options.check) res.residual = solve_residual(Side::Left, Op::NoTrans, A, X, alpha, B);
+    if (r.options.check)
+        res.residual = product ? gemm_residual(double(norm('M', minus(X, ref))), alpha, norm('M', A), norm('M', B), T(0),
+                                               0.0, c.m)
+                               : solve_residual(Side::Left, Op::NoTrans, A, X, alpha, B);
     return res;
 }
+
+template <typename T>
+Result run_trsm(const Run& r) { return run_triangular<T, false>(r); }
+template <typename T>
+Result run_trmm(const Run& r) { return run_triangular<T, true>(r); }
 
 // syrk's error as gemm's check measures it, on the uplo triangle (against ref); the
 // other triangle must be untouched (equal to C0).
@@ -153,6 +172,9 @@ const Registered blas3{
      true, false, grain::Workload::Product},
     {"trsm", 60, GRAIN_BY_PRECISION(run_trsm),
      [](const Case& c) { return kernel_flops(Kernel::Trsm, double(c.m), double(c.n), 0); }, trsm_bytes, true, false,
+     false, grain::Workload::Product},
+    {"trmm", 10, GRAIN_BY_PRECISION(run_trmm),
+     [](const Case& c) { return kernel_flops(Kernel::Trmm, double(c.m), double(c.n), 0); }, trsm_bytes, true, false,
      false, grain::Workload::Product},
     {"syrk", 10, GRAIN_BY_PRECISION(run_syrk), rank_k_flops, rank_k_bytes, false, true, false, grain::Workload::Product},
     {"herk", 10, GRAIN_BY_PRECISION(run_herk), rank_k_flops, rank_k_bytes, false, true, false, grain::Workload::Product},
