@@ -36,6 +36,16 @@ void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, 
 // imaginary parts zero); in real precisions it is syrk, and submits syrk tasks.
 template <typename T>
 void herk(const Context& ctx, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, const Matrix<T>& C);
+// C = alpha A B + beta C (Left) or alpha B A + beta C (Right), A symmetric, or Hermitian
+// (`hermitian`), on its uplo triangle.
+template <typename T>
+void symm(const Context& ctx, bool hermitian, Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B,
+          T beta, const Matrix<T>& C);
+// C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C (syr2k), or with ^H and conj(alpha)
+// in the second term (`hermitian`: her2k, beta real), on the uplo triangle of C.
+template <typename T>
+void syr2k(const Context& ctx, bool hermitian, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B,
+           T beta, const Matrix<T>& C);
 template <typename T>
 void potrf(const Context& ctx, Uplo uplo, const Matrix<T>& A);
 template <typename T>

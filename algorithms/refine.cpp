@@ -14,6 +14,12 @@ void refine(const Context& ctx, Kernel kernel, const detail::TileArgs<T>& p, con
         case Kernel::Trmm: return trmm(ctx, p.side, p.uplo, p.transa, p.diag, p.alpha, sub[0], sub[1]);
         case Kernel::Trtri: return trtri(ctx, p.uplo, p.diag, sub[0]);
         case Kernel::Lauum: return lauum(ctx, p.uplo, sub[0]);
+        case Kernel::Symm:
+        case Kernel::Hemm:
+            return symm(ctx, kernel == Kernel::Hemm, p.side, p.uplo, p.alpha, sub[0], sub[1], p.beta, sub[2]);
+        case Kernel::Syr2k:
+        case Kernel::Her2k:
+            return syr2k(ctx, kernel == Kernel::Her2k, p.uplo, p.transa, p.alpha, sub[0], sub[1], p.beta, sub[2]);
         case Kernel::Syrk: return syrk(ctx, p.uplo, p.transa, p.alpha, sub[0], p.beta, sub[1]);
         case Kernel::Herk: return herk(ctx, p.uplo, p.transa, p.alpha, sub[0], p.beta, sub[1]);
         case Kernel::Potrf: return potrf(ctx, p.uplo, sub[0]);

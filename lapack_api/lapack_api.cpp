@@ -382,6 +382,43 @@ void rank_k(Counter& c, S system, bool hermitian, const char* uplo, const char* 
     }, system);
 }
 
+// symm and hemm (`hermitian`).
+template <typename T, typename S>
+void symmetric(Counter& c, S system, bool hermitian, const char* side, const char* uplo, const int* m, const int* n,
+               const T* alpha, const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* cc,
+               const int* ldc) {
+    const bool valid = one_of(*side, "LR") && one_of(*uplo, "LU") && *m >= 0 && *n >= 0 &&
+                       at_least(*lda, up(*side) == 'L' ? *m : *n) && at_least(*ldb, *m) && at_least(*ldc, *m);
+    const bool degenerate = *m == 0 || *n == 0 || *alpha == T(0);
+    dispatch(c, valid && !degenerate, std::min(*m, *n), nullptr, [&] {
+        const Side sd = Side(up(*side));
+        const Uplo u = Uplo(up(*uplo));
+        return hermitian ? grain::hemm(sd, u, *m, *n, *alpha, a, *lda, b, *ldb, *beta, cc, *ldc)
+                         : grain::symm(sd, u, *m, *n, *alpha, a, *lda, b, *ldb, *beta, cc, *ldc);
+    }, system);
+}
+
+// syr2k and her2k (`Scalar`, beta's type, real: her2k). As BLAS: a complex syr2k takes no
+// 'C', a her2k no 'T'.
+template <typename T, typename Scalar, typename S>
+void rank_2k(Counter& c, S system, const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,
+             const T* a, const int* lda, const T* b, const int* ldb, const Scalar* beta, T* cc, const int* ldc) {
+    constexpr bool hermitian = is_complex<T> && !std::is_same_v<T, Scalar>;
+    const char* ops = !is_complex<T> ? "NTC" : hermitian ? "NC" : "NT";
+    const int rows = up(*trans) == 'N' ? *n : *k;
+    const bool valid = one_of(*uplo, "LU") && one_of(*trans, ops) && *n >= 0 && *k >= 0 && at_least(*lda, rows) &&
+                       at_least(*ldb, rows) && at_least(*ldc, *n);
+    const bool degenerate = *n == 0 || *k == 0 || *alpha == T(0);
+    dispatch(c, valid && !degenerate, std::min(*n, *k), nullptr, [&] {
+        const Uplo u = Uplo(up(*uplo));
+        const Op t = Op(up(*trans));
+        if constexpr (hermitian)
+            return grain::her2k(u, t, *n, *k, *alpha, a, *lda, b, *ldb, *beta, cc, *ldc);
+        else
+            return grain::syr2k(u, t, *n, *k, *alpha, a, *lda, b, *ldb, *beta, cc, *ldc);
+    }, system);
+}
+
 // lange returns the norm and has no info; LAPACK leaves an unknown letter's value
 // undefined, so those calls stay the system's.
 template <typename T, typename S>
@@ -478,6 +515,22 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
         grain::lapack_api::lauum(GRAIN_COUNTER(p##lauum_), GRAIN_SYSTEM(p##lauum_, uplo, n, a, lda, info, l1), uplo, \
                                  n, a, lda, info);                                                                    \
     }                                                                                                                 \
+    extern "C" void p##symm_(const char* side, const char* uplo, const int* m, const int* n, const T* alpha,       \
+                             const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,            \
+                             const int* ldc, size l1, size l2) {                                                     \
+        grain::lapack_api::symmetric(                                                                                 \
+            GRAIN_COUNTER(p##symm_),                                                                                  \
+            GRAIN_SYSTEM(p##symm_, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), false, side, uplo, \
+            m, n, alpha, a, lda, b, ldb, beta, c, ldc);                                                               \
+    }                                                                                                                 \
+    extern "C" void p##syr2k_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,      \
+                              const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,           \
+                              const int* ldc, size l1, size l2) {                                                    \
+        grain::lapack_api::rank_2k(                                                                                   \
+            GRAIN_COUNTER(p##syr2k_),                                                                                 \
+            GRAIN_SYSTEM(p##syr2k_, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), uplo, trans, n,  \
+            k, alpha, a, lda, b, ldb, beta, c, ldc);                                                                  \
+    }                                                                                                                 \
     extern "C" void p##syrk_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,       \
                              const T* a, const int* lda, const T* beta, T* c, const int* ldc, size l1, size l2) {    \
         grain::lapack_api::rank_k(GRAIN_COUNTER(p##syrk_),                                                            \
@@ -495,6 +548,25 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
                                   true, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                              \
     }
 
+// hemm and her2k: complex only (in real precisions BLAS has symm and syr2k).
+#define GRAIN_HERMITIAN_SYMBOLS(T, p)                                                                                 \
+    extern "C" void p##hemm_(const char* side, const char* uplo, const int* m, const int* n, const T* alpha,       \
+                             const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,            \
+                             const int* ldc, size l1, size l2) {                                                     \
+        grain::lapack_api::symmetric(                                                                                 \
+            GRAIN_COUNTER(p##hemm_),                                                                                  \
+            GRAIN_SYSTEM(p##hemm_, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), true, side, uplo,  \
+            m, n, alpha, a, lda, b, ldb, beta, c, ldc);                                                               \
+    }                                                                                                                 \
+    extern "C" void p##her2k_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,      \
+                              const T* a, const int* lda, const T* b, const int* ldb,                                \
+                              const grain::real_type<T>* beta, T* c, const int* ldc, size l1, size l2) {             \
+        grain::lapack_api::rank_2k(                                                                                   \
+            GRAIN_COUNTER(p##her2k_),                                                                                 \
+            GRAIN_SYSTEM(p##her2k_, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), uplo, trans, n,  \
+            k, alpha, a, lda, b, ldb, beta, c, ldc);                                                                  \
+    }
+
 // lange: a function, whose value the system's definition returns too.
 #define GRAIN_LANGE_SYMBOL(T, p)                                                                                    \
     extern "C" grain::real_type<T> p##lange_(const char* norm, const int* m, const int* n, const T* a,              \
@@ -510,6 +582,8 @@ GRAIN_LAPACK_SYMBOLS(std::complex<float>, c)
 GRAIN_LAPACK_SYMBOLS(std::complex<double>, z)
 GRAIN_HERK_SYMBOL(std::complex<float>, c)
 GRAIN_HERK_SYMBOL(std::complex<double>, z)
+GRAIN_HERMITIAN_SYMBOLS(std::complex<float>, c)
+GRAIN_HERMITIAN_SYMBOLS(std::complex<double>, z)
 GRAIN_LANGE_SYMBOL(float, s)
 GRAIN_LANGE_SYMBOL(double, d)
 GRAIN_LANGE_SYMBOL(std::complex<float>, c)

@@ -248,6 +248,24 @@ void herk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, T
 }
 
 template <typename T>
+void symm(const Context& ctx, bool hermitian, Side side, Uplo uplo, T alpha, Tile<T> A, Tile<T> B, T beta,
+          Tile<T> C, int priority) {
+    TileArgs<T> args;
+    args.side = side, args.uplo = uplo, args.alpha = alpha, args.beta = beta;
+    const Kernel kernel = hermitian && scalar_traits<T>::is_complex ? Kernel::Hemm : Kernel::Symm;
+    submit_task(ctx, kernel, args, {A, B, C}, priority);
+}
+
+template <typename T>
+void syr2k(const Context& ctx, bool hermitian, Uplo uplo, Op trans, T alpha, Tile<T> A, Tile<T> B, T beta,
+           Tile<T> C, int priority) {
+    TileArgs<T> args;
+    args.uplo = uplo, args.transa = trans, args.alpha = alpha, args.beta = beta;
+    const Kernel kernel = hermitian && scalar_traits<T>::is_complex ? Kernel::Her2k : Kernel::Syr2k;
+    submit_task(ctx, kernel, args, {A, B, C}, priority);
+}
+
+template <typename T>
 void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
     TileArgs<T> args;
     args.uplo = uplo;
@@ -304,6 +322,8 @@ void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
     template void lauum<T>(const Context&, Uplo, Tile<T>, int);                                        \
     template void syrk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
     template void herk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
+    template void symm<T>(const Context&, bool, Side, Uplo, T, Tile<T>, Tile<T>, T, Tile<T>, int);      \
+    template void syr2k<T>(const Context&, bool, Uplo, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);       \
     template void potrf<T>(const Context&, Uplo, Tile<T>, int);                                        \
     template void getrf_nopiv<T>(const Context&, Tile<T>, int);                                        \
     template void scale<T>(const Context&, bool, Uplo, T, Tile<T>, int, bool);

@@ -137,6 +137,15 @@ void syrk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, T
 // herk's kernel in complex precisions, syrk's in real ones (where they are the same).
 template <typename T>
 void herk(const Context& ctx, Uplo uplo, Op trans, T alpha, Tile<T> A, T beta, Tile<T> C, int priority);
+// symm's kernel, or hemm's (`hermitian`, complex precisions only): C = alpha A B + beta C
+// or alpha B A + beta C, A symmetric or Hermitian (its uplo triangle).
+template <typename T>
+void symm(const Context& ctx, bool hermitian, Side side, Uplo uplo, T alpha, Tile<T> A, Tile<T> B, T beta,
+          Tile<T> C, int priority);
+// syr2k's kernel, or her2k's (`hermitian`, complex precisions only; beta real).
+template <typename T>
+void syr2k(const Context& ctx, bool hermitian, Uplo uplo, Op trans, T alpha, Tile<T> A, Tile<T> B, T beta,
+           Tile<T> C, int priority);
 template <typename T>
 void potrf(const Context& ctx, Uplo uplo, Tile<T> A, int priority);
 template <typename T>

@@ -126,6 +126,9 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
     trmm_args.side = Side::Left, trmm_args.uplo = Uplo::Upper, trmm_args.transa = ct, trmm_args.alpha = T(0.5);
     TileArgs<T> lower_args;  // trtri and lauum
     lower_args.uplo = Uplo::Lower;
+    TileArgs<T> symm_args;  // and hemm's
+    symm_args.side = Side::Left, symm_args.uplo = Uplo::Lower, symm_args.alpha = T(1.5), symm_args.beta = T(-1);
+    TileArgs<T> syr2k_args = syrk_args;  // and her2k's
     TileArgs<T> scale_args;
     scale_args.whole_tile = false, scale_args.uplo = Uplo::Upper, scale_args.alpha = T(0.5);
     const std::vector<Case> cases = {
@@ -137,6 +140,10 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
         {Kernel::GetrfNopiv, TileArgs<T>{}, {{64, 45}}, {Kind::DiagonallyDominant}},
         {Kernel::Scale, scale_args, {{45, 64}}, {Kind::General}},
         {Kernel::Trmm, trmm_args, {{40, 40}, {40, 64}}, {Kind::Spd, Kind::General}},
+        {Kernel::Symm, symm_args, {{40, 40}, {40, 64}, {40, 64}}, {Kind::Spd, Kind::General, Kind::General}},
+        {Kernel::Hemm, symm_args, {{40, 40}, {40, 64}, {40, 64}}, {Kind::Spd, Kind::General, Kind::General}},
+        {Kernel::Syr2k, syr2k_args, {{64, 21}, {64, 21}, {64, 64}}, {Kind::General, Kind::General, Kind::General}},
+        {Kernel::Her2k, syr2k_args, {{64, 21}, {64, 21}, {64, 64}}, {Kind::General, Kind::General, Kind::Spd}},
         {Kernel::Trtri, lower_args, {{50, 50}}, {Kind::LowerTriangular}},
         {Kernel::Lauum, lower_args, {{50, 50}}, {Kind::Spd}},
     };
@@ -156,7 +163,8 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
         const double scale = std::max<double>(1.0, double(blas::lange('M', int(out_cpu.m), int(out_cpu.n), out_cpu.data(),
                                                                int(out_cpu.ld()))));
         if (c.kernel == Kernel::Potrf || c.kernel == Kernel::Syrk || c.kernel == Kernel::Herk ||
-            c.kernel == Kernel::Trtri || c.kernel == Kernel::Lauum) {
+            c.kernel == Kernel::Trtri || c.kernel == Kernel::Lauum || c.kernel == Kernel::Syr2k ||
+            c.kernel == Kernel::Her2k) {
             // Only the lower triangle is defined.
             double d = 0;
             for (int64_t j = 0; j < out_cpu.n; ++j)

@@ -3,8 +3,8 @@
 # libblas-test, LAPACK 3.11), in the four precisions, with every call through grain
 # (GRAIN_LAPACK_MIN_N=0) on small tiles, so that the test matrices span several tiles:
 # - the reference BLAS tests (xblat3*) of the level-3 routines, with their error exits;
-#   grain's gemm, trsm, trmm, syrk and herk must pass, and so must the routines grain leaves
-#   to the system (symm, syr2k, ...), which the same programs test;
+#   every level-3 routine goes through grain (gemm, trsm, trmm, symm, hemm, syrk, herk,
+#   syr2k, her2k) and must pass;
 # - the linear-equation tests (xlintst*) of the GE, PO and TR paths (getrf, getrs, gesv,
 #   potrf, potrs, posv, potri, trtri, and the system routines built on them: getri, gerfs,
 #   gesvx, trtrs, ...; and lange, which their residuals call), with
@@ -74,8 +74,8 @@ for p in $precisions; do
     echo "$problems" | head -20
     fail "xblat3$p"
   fi
-  symbols="${p}gemm_ ${p}trsm_ ${p}trmm_ ${p}syrk_"
-  case $p in c | z) symbols="$symbols ${p}herk_" ;; esac
+  symbols="${p}gemm_ ${p}trsm_ ${p}trmm_ ${p}symm_ ${p}syrk_ ${p}syr2k_"
+  case $p in c | z) symbols="$symbols ${p}hemm_ ${p}herk_ ${p}her2k_" ;; esac
   for s in $symbols; do
     calls=$(through_grain ${p}blas.log $s)
     [ "${calls:-0}" -gt 0 ] || fail "xblat3$p: no $s call went through grain"

@@ -45,6 +45,34 @@ Request trmm_async(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Mat
 template <typename T>
 int trmm(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B);
 
+/// C = alpha A B + beta C (side Left) or alpha B A + beta C (side Right), A symmetric (its
+/// uplo triangle)
+template <typename T>
+Request symm_async(Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C);
+template <typename T>
+int symm(Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C);
+
+/// symm with A Hermitian (its diagonal's imaginary parts taken as zero, as BLAS's hemm);
+/// symm in real precisions
+template <typename T>
+Request hemm_async(Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C);
+template <typename T>
+int hemm(Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C);
+
+/// C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C, on the uplo triangle of C
+template <typename T>
+Request syr2k_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C);
+template <typename T>
+int syr2k(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C);
+
+/// C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C, on the uplo triangle of
+/// C, beta real, as BLAS's her2k (trans NoTrans or ConjTrans); syr2k in real precisions
+template <typename T>
+Request her2k_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B, real_type<T> beta,
+                    Matrix<T>& C);
+template <typename T>
+int her2k(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B, real_type<T> beta, Matrix<T>& C);
+
 /// C = alpha op(A) op(A)^T + beta C, on the uplo triangle of C
 template <typename T>
 Request syrk_async(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C);
@@ -194,6 +222,18 @@ int trsm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
 template <typename T>
 int trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
          int64_t lda, T* b, int64_t ldb);
+template <typename T>
+int symm(Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+         T beta, T* c, int64_t ldc);
+template <typename T>
+int hemm(Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+         T beta, T* c, int64_t ldc);
+template <typename T>
+int syr2k(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+          T beta, T* c, int64_t ldc);
+template <typename T>
+int her2k(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+          real_type<T> beta, T* c, int64_t ldc);
 template <typename T>
 int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c,
          int64_t ldc);

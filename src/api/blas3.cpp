@@ -1,4 +1,4 @@
-// The BLAS 3 routines: gemm, trsm, trmm, syrk, herk. One plan each (call.hpp); the tiled forms
+// The BLAS 3 routines: gemm, trsm, trmm, symm, hemm, syrk, herk, syr2k, her2k. One plan each (call.hpp); the tiled forms
 // come from it, the LAPACK-layout form wraps the arrays and calls the tiled one.
 #include "call.hpp"
 #include "layout_call.hpp"
@@ -67,6 +67,76 @@ Plan<T> trmm_plan(Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matr
     return triangular_plan("grain::trmm", true, side, uplo, trans, diag, alpha, A, B);
 }
 
+// symm and hemm (hermitian): C = alpha A B + beta C or alpha B A + beta C, A symmetric or
+// Hermitian.
+template <typename T>
+Plan<T> symmetric_plan(const char* routine, bool hermitian, Side side, Uplo uplo, T alpha, const Matrix<T>& A,
+                       const Matrix<T>& B, T beta, Matrix<T>& C) {
+    Plan<T> p(routine, {&A, &B, &C}, {int64_t(side), int64_t(uplo)});
+    p.agreement().add_scalars(alpha, beta);
+    side = checked(routine, "side", side);
+    uplo = checked(routine, "uplo", uplo);
+    require_runtime(routine);
+    require_same_tiles(routine, A, "B", B);
+    require_same_tiles(routine, A, "C", C);
+    require_square(routine, "A", A);
+    require_rows(routine, side == Side::Left ? "C.m" : "C.n", side == Side::Left ? C.m() : C.n(), A.m(),
+                 "the order of A");
+    require_rows(routine, "B.m", B.m(), C.m(), "C.m");
+    require_rows(routine, "B.n", B.n(), C.n(), "C.n");
+    require_disjoint(routine, C, "C", A, "A");
+    require_disjoint(routine, C, "C", B, "B");
+    p.step({&C}, [=, &A, &B, &C](const Context& ctx) {
+        algorithms::symm(ctx, hermitian, side, uplo, alpha, A, B, beta, C);
+    });
+    return p;
+}
+
+template <typename T>
+Plan<T> symm_plan(Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
+    return symmetric_plan("grain::symm", false, side, uplo, alpha, A, B, beta, C);
+}
+
+template <typename T>
+Plan<T> hemm_plan(Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
+    return symmetric_plan("grain::hemm", true, side, uplo, alpha, A, B, beta, C);
+}
+
+// syr2k and her2k (hermitian): C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C, or
+// with ^H and conj(alpha).
+template <typename T>
+Plan<T> rank_2k_plan(const char* routine, bool hermitian, Uplo uplo, Op trans, T alpha, const Matrix<T>& A,
+                     const Matrix<T>& B, T beta, Matrix<T>& C) {
+    Plan<T> p(routine, {&A, &B, &C}, {int64_t(uplo), int64_t(trans)});
+    p.agreement().add_scalars(alpha, beta);
+    uplo = checked(routine, "uplo", uplo);
+    trans = checked<T>(routine, "trans", trans, hermitian ? Ops::Hermitian : Ops::Symmetric);
+    require_runtime(routine);
+    require_same_tiles(routine, A, "B", B);
+    require_same_tiles(routine, A, "C", C);
+    require_square(routine, "C", C);
+    require_rows(routine, "rows of op(A)", trans == Op::NoTrans ? A.m() : A.n(), C.m(), "the order of C");
+    require_rows(routine, "B.m", B.m(), A.m(), "A.m");
+    require_rows(routine, "B.n", B.n(), A.n(), "A.n");
+    require_disjoint(routine, C, "C", A, "A");
+    require_disjoint(routine, C, "C", B, "B");
+    p.step({&C}, [=, &A, &B, &C](const Context& ctx) {
+        algorithms::syr2k(ctx, hermitian, uplo, trans, alpha, A, B, beta, C);
+    });
+    return p;
+}
+
+template <typename T>
+Plan<T> syr2k_plan(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C) {
+    return rank_2k_plan("grain::syr2k", false, uplo, trans, alpha, A, B, beta, C);
+}
+
+template <typename T>
+Plan<T> her2k_plan(Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B, real_type<T> beta,
+                   Matrix<T>& C) {
+    return rank_2k_plan("grain::her2k", true, uplo, trans, alpha, A, B, T(beta), C);
+}
+
 // syrk and herk (hermitian): C = alpha op(A) op(A)^T or ^H + beta C.
 template <typename T>
 Plan<T> rank_k_plan(const char* routine, bool hermitian, Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta,
@@ -119,6 +189,15 @@ GRAIN_TILED_FORMS(trsm, (Side side, Uplo uplo, Op trans, Diag diag, T alpha, con
                   (side, uplo, trans, diag, alpha, A, B))
 GRAIN_TILED_FORMS(trmm, (Side side, Uplo uplo, Op trans, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B),
                   (side, uplo, trans, diag, alpha, A, B))
+GRAIN_TILED_FORMS(symm, (Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C),
+                  (side, uplo, alpha, A, B, beta, C))
+GRAIN_TILED_FORMS(hemm, (Side side, Uplo uplo, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C),
+                  (side, uplo, alpha, A, B, beta, C))
+GRAIN_TILED_FORMS(syr2k, (Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta, Matrix<T>& C),
+                  (uplo, trans, alpha, A, B, beta, C))
+GRAIN_TILED_FORMS(her2k,
+                  (Uplo uplo, Op trans, T alpha, const Matrix<T>& A, const Matrix<T>& B, real_type<T> beta, Matrix<T>& C),
+                  (uplo, trans, alpha, A, B, beta, C))
 GRAIN_TILED_FORMS(syrk, (Uplo uplo, Op trans, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C),
                   (uplo, trans, alpha, A, beta, C))
 GRAIN_TILED_FORMS(herk, (Uplo uplo, Op trans, real_type<T> alpha, const Matrix<T>& A, real_type<T> beta, Matrix<T>& C),
@@ -179,6 +258,78 @@ int trmm(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alph
                       });
 }
 
+namespace {
+
+// The LAPACK-layout symm and hemm: A of the side's order, B and C m x n.
+template <typename T, typename Tiled>
+int symmetric(const char* routine, Side side, Uplo uplo, int64_t m, int64_t n, const T* a, int64_t lda, const T* b,
+              int64_t ldb, T* c, int64_t ldc, Tiled tiled) {
+    detail::LayoutCall<T> call(routine, Workload::Product);
+    side = detail::checked(routine, "side", side);
+    uplo = detail::checked(routine, "uplo", uplo);
+    detail::require_size(routine, "m", m), detail::require_size(routine, "n", n);
+    const std::vector<int> scales = call.scales(std::max(m, n));
+    const int64_t order = side == Side::Left ? m : n;
+    const Matrix<T> A = call.wrap("lda", order, order, a, lda, scales);
+    const Matrix<T> B = call.wrap("ldb", m, n, b, ldb, scales);
+    Matrix<T> C = call.wrap("ldc", m, n, c, ldc, scales);
+    return call.run([&] { return tiled(side, uplo, A, B, C); });
+}
+
+// The LAPACK-layout syr2k and her2k: op(A) and op(B) n x k, C n x n.
+template <typename T, typename Tiled>
+int rank_2k(const char* routine, bool hermitian, Uplo uplo, Op trans, int64_t n, int64_t k, const T* a, int64_t lda,
+            const T* b, int64_t ldb, T* c, int64_t ldc, Tiled tiled) {
+    detail::LayoutCall<T> call(routine, Workload::Product);
+    uplo = detail::checked(routine, "uplo", uplo);
+    trans = detail::checked<T>(routine, "trans", trans, hermitian ? detail::Ops::Hermitian : detail::Ops::Symmetric);
+    detail::require_size(routine, "n", n), detail::require_size(routine, "k", k);
+    const std::vector<int> scales = call.scales(std::max(n, k));
+    const bool na = trans == Op::NoTrans;
+    const Matrix<T> A = call.wrap("lda", na ? n : k, na ? k : n, a, lda, scales);
+    const Matrix<T> B = call.wrap("ldb", na ? n : k, na ? k : n, b, ldb, scales);
+    Matrix<T> C = call.wrap("ldc", n, n, c, ldc, scales);
+    return call.run([&] { return tiled(uplo, trans, A, B, C); });
+}
+
+}  // namespace
+
+template <typename T>
+int symm(Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+         T* c, int64_t ldc) {
+    return symmetric("grain::symm", side, uplo, m, n, a, lda, b, ldb, c, ldc,
+                     [&](Side s, Uplo u, const Matrix<T>& A, const Matrix<T>& B, Matrix<T>& C) {
+                         return symm(s, u, alpha, A, B, beta, C);
+                     });
+}
+
+template <typename T>
+int hemm(Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+         T* c, int64_t ldc) {
+    return symmetric("grain::hemm", side, uplo, m, n, a, lda, b, ldb, c, ldc,
+                     [&](Side s, Uplo u, const Matrix<T>& A, const Matrix<T>& B, Matrix<T>& C) {
+                         return hemm(s, u, alpha, A, B, beta, C);
+                     });
+}
+
+template <typename T>
+int syr2k(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+          T* c, int64_t ldc) {
+    return rank_2k("grain::syr2k", false, uplo, trans, n, k, a, lda, b, ldb, c, ldc,
+                   [&](Uplo u, Op t, const Matrix<T>& A, const Matrix<T>& B, Matrix<T>& C) {
+                       return syr2k(u, t, alpha, A, B, beta, C);
+                   });
+}
+
+template <typename T>
+int her2k(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+          real_type<T> beta, T* c, int64_t ldc) {
+    return rank_2k("grain::her2k", true, uplo, trans, n, k, a, lda, b, ldb, c, ldc,
+                   [&](Uplo u, Op t, const Matrix<T>& A, const Matrix<T>& B, Matrix<T>& C) {
+                       return her2k(u, t, alpha, A, B, beta, C);
+                   });
+}
+
 template <typename T>
 int syrk(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c, int64_t ldc) {
     return rank_k("grain::syrk", false, uplo, trans, n, k, a, lda, c, ldc,
@@ -203,6 +354,19 @@ int herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_type<T> alpha, const T*
     template Request trmm_async<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                      \
     template int trmm<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);                                \
     template int trmm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);            \
+    template Request symm_async<T>(Side, Uplo, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&);          \
+    template int symm<T>(Side, Uplo, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&);                    \
+    template int symm<T>(Side, Uplo, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, T*, int64_t); \
+    template Request hemm_async<T>(Side, Uplo, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&);          \
+    template int hemm<T>(Side, Uplo, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&);                    \
+    template int hemm<T>(Side, Uplo, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, T*, int64_t); \
+    template Request syr2k_async<T>(Uplo, Op, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&);           \
+    template int syr2k<T>(Uplo, Op, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&);                     \
+    template int syr2k<T>(Uplo, Op, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, T*, int64_t); \
+    template Request her2k_async<T>(Uplo, Op, T, const Matrix<T>&, const Matrix<T>&, real_type<T>, Matrix<T>&); \
+    template int her2k<T>(Uplo, Op, T, const Matrix<T>&, const Matrix<T>&, real_type<T>, Matrix<T>&);           \
+    template int her2k<T>(Uplo, Op, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, real_type<T>, T*, \
+                          int64_t);                                                                             \
     template Request syrk_async<T>(Uplo, Op, T, const Matrix<T>&, T, Matrix<T>&);                               \
     template int syrk<T>(Uplo, Op, T, const Matrix<T>&, T, Matrix<T>&);                                         \
     template int syrk<T>(Uplo, Op, int64_t, int64_t, T, const T*, int64_t, T, T*, int64_t);                     \

@@ -29,8 +29,9 @@
 // The flops are the leading terms of LAPACK Working Note 41's counts in real precisions
 // (complex ones weigh scalar_traits::flop_weight times more),
 // so that the flops of a call's tile tasks add up to the call's: gemm m x n output, inner
-// k; trsm and trmm m x n right-hand side, side Left; syrk and herk (complex only: real precisions
-// submit syrk) n x n output, inner k; potrf, trtri and lauum order n;
+// k; trsm and trmm m x n right-hand side, side Left; symm and hemm m x n output, side Left;
+// syrk, herk, syr2k and her2k (herk and her2k complex only: real precisions submit syrk and
+// syr2k) n x n output, inner k; potrf, trtri and lauum order n;
 // getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp moves data only; lange
 // reads an m x n tile once.
 #define GRAIN_KERNEL_TABLE(X)                                                                    \
@@ -46,7 +47,11 @@
     X(Lange, lange, (STARPU_R, STARPU_W), none, tiles, whole, own, m * n)                          \
     X(Trmm, trmm, (STARPU_R, STARPU_RW), async, tiles, splits, own, m * m * n)                    \
     X(Trtri, trtri, (STARPU_RW), sync, tiles, splits, own, n * n * n / 3)                         \
-    X(Lauum, lauum, (STARPU_RW), async, tiles, splits, own, n * n * n / 3)
+    X(Lauum, lauum, (STARPU_RW), async, tiles, splits, own, n * n * n / 3)                        \
+    X(Symm, symm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * m * n)      \
+    X(Hemm, hemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * m * n)      \
+    X(Syr2k, syr2k, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * n * n * k)    \
+    X(Her2k, her2k, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * n * n * k)
 
 namespace grain::detail {
 

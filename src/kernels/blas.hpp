@@ -68,6 +68,16 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
         cblas_##p##trmm(CblasColMajor, cblas(s), cblas(u), cblas<T>(t), cblas(d), m, n, scalar(alpha), \
                         a, lda, b, ldb);                                                              \
     }                                                                                                 \
+    inline void symm(Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,  \
+                     T beta, T* c, int ldc) {                                                         \
+        cblas_##p##symm(CblasColMajor, cblas(s), cblas(u), m, n, scalar(alpha), a, lda, b, ldb,       \
+                        scalar(beta), c, ldc);                                                        \
+    }                                                                                                 \
+    inline void syr2k(Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,  \
+                      T beta, T* c, int ldc) {                                                        \
+        cblas_##p##syr2k(CblasColMajor, cblas(u), cblas<T>(t), n, k, scalar(alpha), a, lda, b, ldb,   \
+                         scalar(beta), c, ldc);                                                       \
+    }                                                                                                 \
     inline void scal(int n, T alpha, T* x, int incx) { cblas_##p##scal(n, scalar(alpha), x, incx); } \
     inline int potrf(Uplo u, int n, T* a, int lda) {                                                  \
         return LAPACKE_##p##potrf_work(LAPACK_COL_MAJOR, char(u), n, a, lda);                         \
@@ -114,6 +124,29 @@ inline void herk(Uplo u, Op t, int n, int k, double alpha, const std::complex<do
 template <typename T, typename = std::enable_if_t<!detail::scalar_traits<T>::is_complex>>
 void herk(Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, T beta, T* c, int ldc) {
     syrk(u, t, n, k, alpha, a, lda, beta, c, ldc);
+}
+
+// C = alpha A B + beta C (Left) or alpha B A + beta C, A Hermitian; in real precisions symm.
+#define GRAIN_HEMM(T, p)                                                                                \
+    inline void hemm(Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb, T beta, \
+                     T* c, int ldc) {                                                                   \
+        cblas_##p##hemm(CblasColMajor, cblas(s), cblas(u), m, n, &alpha, a, lda, b, ldb, &beta, c, ldc); \
+    }                                                                                                   \
+    /* C = alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C, beta real */                     \
+    inline void her2k(Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,    \
+                      real_t<T> beta, T* c, int ldc) {                                                  \
+        cblas_##p##her2k(CblasColMajor, cblas(u), cblas<T>(t), n, k, &alpha, a, lda, b, ldb, beta, c, ldc); \
+    }
+GRAIN_HEMM(std::complex<float>, c)
+GRAIN_HEMM(std::complex<double>, z)
+#undef GRAIN_HEMM
+template <typename T, typename = std::enable_if_t<!detail::scalar_traits<T>::is_complex>>
+void hemm(Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+    symm(s, u, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+template <typename T, typename = std::enable_if_t<!detail::scalar_traits<T>::is_complex>>
+void her2k(Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+    syr2k(u, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // namespace grain::blas

@@ -105,6 +105,41 @@ void trmm(void* buffers[], void* cl_arg) {
 }
 
 template <typename T>
+void symm(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    blas::symm(p.side, p.uplo, c.rows, c.cols, p.alpha, data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld, p.beta,
+               data<T>(buffers[2]), c.ld);
+}
+
+template <typename T>
+void hemm(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    blas::hemm(p.side, p.uplo, c.rows, c.cols, p.alpha, data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld, p.beta,
+               data<T>(buffers[2]), c.ld);
+}
+
+template <typename T>
+void syr2k(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
+    blas::syr2k(p.uplo, p.transa, c.rows, k, p.alpha, data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld, p.beta,
+                data<T>(buffers[2]), c.ld);
+}
+
+// beta is real (her2k's): its imaginary part is zero.
+template <typename T>
+void her2k(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
+    blas::her2k(p.uplo, p.transa, c.rows, k, p.alpha, data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld,
+                std::real(p.beta), data<T>(buffers[2]), c.ld);
+}
+
+template <typename T>
 void syrk(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);
     const TileRef a = dims(buffers[0]), c = dims(buffers[1]);

@@ -58,6 +58,16 @@ const D* dev(const T* x) { return reinterpret_cast<const D*>(x); }
         return cublas##P##trmm(h, cublas(s), cublas(u), cublas<T>(t), cublas(d), m, n, dev<D>(&alpha),    \
                                dev<D>(a), lda, dev<D>(b), ldb, dev<D>(b), ldb);                           \
     }                                                                                                     \
+    inline cublasStatus_t symm(cublasHandle_t h, Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, \
+                               const T* b, int ldb, T beta, T* c, int ldc) {                              \
+        return cublas##P##symm(h, cublas(s), cublas(u), m, n, dev<D>(&alpha), dev<D>(a), lda, dev<D>(b),  \
+                               ldb, dev<D>(&beta), dev<D>(c), ldc);                                       \
+    }                                                                                                     \
+    inline cublasStatus_t syr2k(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, \
+                                const T* b, int ldb, T beta, T* c, int ldc) {                             \
+        return cublas##P##syr2k(h, cublas(u), cublas<T>(t), n, k, dev<D>(&alpha), dev<D>(a), lda,         \
+                                dev<D>(b), ldb, dev<D>(&beta), dev<D>(c), ldc);                           \
+    }                                                                                                     \
     inline cusolverStatus_t lauum_work(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, int* lwork) {  \
         return cusolverDn##P##lauum_bufferSize(h, cublas(u), n, dev<D>(a), lda, lwork);                   \
     }                                                                                                     \
@@ -126,6 +136,32 @@ template <typename T, typename = std::enable_if_t<!scalar_traits<T>::is_complex>
 cublasStatus_t herk(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, T beta, T* c,
                     int ldc) {
     return syrk(h, u, t, n, k, alpha, a, lda, beta, c, ldc);
+}
+
+// hemm and her2k (beta real); symm and syr2k in real precisions.
+#define GRAIN_CUDA_HERMITIAN(T, D, P)                                                                        \
+    inline cublasStatus_t hemm(cublasHandle_t h, Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, \
+                               const T* b, int ldb, T beta, T* c, int ldc) {                                 \
+        return cublas##P##hemm(h, cublas(s), cublas(u), m, n, dev<D>(&alpha), dev<D>(a), lda, dev<D>(b), ldb, \
+                               dev<D>(&beta), dev<D>(c), ldc);                                               \
+    }                                                                                                        \
+    inline cublasStatus_t her2k(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda,  \
+                                const T* b, int ldb, real_t<T> beta, T* c, int ldc) {                        \
+        return cublas##P##her2k(h, cublas(u), cublas<T>(t), n, k, dev<D>(&alpha), dev<D>(a), lda, dev<D>(b), \
+                                ldb, &beta, dev<D>(c), ldc);                                                 \
+    }
+GRAIN_CUDA_HERMITIAN(std::complex<float>, cuComplex, C)
+GRAIN_CUDA_HERMITIAN(std::complex<double>, cuDoubleComplex, Z)
+#undef GRAIN_CUDA_HERMITIAN
+template <typename T, typename = std::enable_if_t<!scalar_traits<T>::is_complex>>
+cublasStatus_t hemm(cublasHandle_t h, Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
+                    T beta, T* c, int ldc) {
+    return symm(h, s, u, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+template <typename T, typename = std::enable_if_t<!scalar_traits<T>::is_complex>>
+cublasStatus_t her2k(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
+                     T beta, T* c, int ldc) {
+    return syr2k(h, u, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 // What grain keeps per CUDA worker: its cuSOLVER handle on the worker's stream, the
@@ -216,6 +252,45 @@ void trmm(void* buffers[], void* cl_arg) {
     check(trmm(starpu_cublas_get_local_handle(), p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha,
                data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld),
           "cublas trmm");
+}
+
+template <typename T>
+void symm(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    check(symm(starpu_cublas_get_local_handle(), p.side, p.uplo, c.rows, c.cols, p.alpha, data<T>(buffers[0]), a.ld,
+               data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
+          "cublas symm");
+}
+
+template <typename T>
+void hemm(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    check(hemm(starpu_cublas_get_local_handle(), p.side, p.uplo, c.rows, c.cols, p.alpha, data<T>(buffers[0]), a.ld,
+               data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
+          "cublas hemm");
+}
+
+template <typename T>
+void syr2k(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
+    check(syr2k(starpu_cublas_get_local_handle(), p.uplo, p.transa, c.rows, k, p.alpha, data<T>(buffers[0]), a.ld,
+                data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
+          "cublas syr2k");
+}
+
+// beta is real (her2k's): its imaginary part is zero.
+template <typename T>
+void her2k(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
+    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
+    check(her2k(starpu_cublas_get_local_handle(), p.uplo, p.transa, c.rows, k, p.alpha, data<T>(buffers[0]), a.ld,
+                data<T>(buffers[1]), b.ld, std::real(p.beta), data<T>(buffers[2]), c.ld),
+          "cublas her2k");
 }
 
 // cuSOLVER's trtri, with its device and host workspaces; its info, as LAPACK's, is the

@@ -1,4 +1,4 @@
-// The BLAS 3 operations: gemm, trsm, trmm, syrk, herk.
+// The BLAS 3 operations: gemm, trsm, trmm, symm, hemm, syrk, herk, syr2k, her2k.
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
@@ -137,6 +137,82 @@ Result run_rank_k(const Run& r) {
     return res;
 }
 
+// symm and hemm: C = alpha A B + beta C, A m x m (its uplo triangle), from the left.
+template <typename T, bool hermitian>
+Result run_symmetric(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5), beta = T(-0.5);
+    const Uplo uplo = r.options.uplo;
+    const Array<T> A = random_array<T>(c.m, c.m, Kind::General, r.rng);
+    const Array<T> B = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.m, c.n, Kind::General, r.rng);
+    Result res;
+    Array<T> C = C0;  // grain's output, in place
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tC = in_place(r, C);
+        res.info = hermitian ? grain::hemm(Side::Left, uplo, alpha, in_place(r, A), in_place(r, B), beta, tC)
+                             : grain::symm(Side::Left, uplo, alpha, in_place(r, A), in_place(r, B), beta, tC);
+    });
+    if (r.options.vendor || r.options.check) {
+        Array<T> ref = C0;
+        const BlasThreads blas_threads(r.threads);
+        res.vendor_time = timed([&] {
+            if constexpr (hermitian)
+                blas::hemm(Side::Left, uplo, int(c.m), int(c.n), alpha, A.data(), A.ld(), B.data(), B.ld(), beta,
+                           ref.data(), ref.ld());
+            else
+                blas::symm(Side::Left, uplo, int(c.m), int(c.n), alpha, A.data(), A.ld(), B.data(), B.ld(), beta,
+                           ref.data(), ref.ld());
+        });
+        res.residual = gemm_residual(double(norm('M', minus(C, ref))), alpha, norm('M', A), norm('M', B), beta,
+                                     norm('M', C0), c.m);
+    }
+    return res;
+}
+
+// syr2k and her2k (beta real; C Hermitian, its diagonal real, in complex precisions).
+template <typename T, bool hermitian>
+Result run_rank_2k(const Run& r) {
+    const Case& c = r.c;
+    const T alpha = T(1.5);
+    const real_t<T> beta = real_t<T>(-0.5);
+    const Uplo uplo = r.options.uplo;
+    const Array<T> A = random_array<T>(c.n, c.k, Kind::General, r.rng);
+    const Array<T> B = random_array<T>(c.n, c.k, Kind::General, r.rng);
+    const Array<T> C0 = random_array<T>(c.n, c.n, hermitian ? Kind::Spd : Kind::General, r.rng);
+    Result res;
+    Array<T> C = C0;  // grain's output, in place
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tC = in_place(r, C);
+        res.info = hermitian ? grain::her2k(uplo, Op::NoTrans, alpha, in_place(r, A), in_place(r, B), beta, tC)
+                             : grain::syr2k(uplo, Op::NoTrans, alpha, in_place(r, A), in_place(r, B), T(beta), tC);
+    });
+    if (r.options.vendor || r.options.check) {
+        Array<T> ref = C0;
+        const BlasThreads blas_threads(r.threads);
+        res.vendor_time = timed([&] {
+            if constexpr (hermitian)
+                blas::her2k(uplo, Op::NoTrans, int(c.n), int(c.k), alpha, A.data(), A.ld(), B.data(), B.ld(), beta,
+                            ref.data(), ref.ld());
+            else
+                blas::syr2k(uplo, Op::NoTrans, int(c.n), int(c.k), alpha, A.data(), A.ld(), B.data(), B.ld(), T(beta),
+                            ref.data(), ref.ld());
+        });
+        res.residual = gemm_residual(triangle_error(uplo, C, ref, C0), T(2) * alpha,
+                                     norm('M', A), norm('M', B), T(beta), norm('M', C0), c.k);
+    }
+    return res;
+}
+
+template <typename T>
+Result run_symm(const Run& r) { return run_symmetric<T, false>(r); }
+template <typename T>
+Result run_hemm(const Run& r) { return run_symmetric<T, true>(r); }
+template <typename T>
+Result run_syr2k(const Run& r) { return run_rank_2k<T, false>(r); }
+template <typename T>
+Result run_her2k(const Run& r) { return run_rank_2k<T, true>(r); }
+
 template <typename T>
 Result run_syrk(const Run& r) { return run_rank_k<T, false>(r); }
 template <typename T>
@@ -165,6 +241,18 @@ uint64_t rank_k_bytes(const Options& o, const Case& c) {
 // updates n x n C with inner k.
 double rank_k_flops(const Case& c) { return kernel_flops(Kernel::Syrk, 0, double(c.n), double(c.k)); }
 
+// A, B, C0, C; the reference
+uint64_t symm_bytes(const Options& o, const Case& c) {
+    const uint64_t operands = add(array_bytes(c, c.m, c.m), times(array_bytes(c, c.m, c.n), 3));
+    return add(operands, o.check || o.vendor ? times(array_bytes(c, c.m, c.n), 2) : 0);
+}
+
+// A, B, C0, C; the reference
+uint64_t rank_2k_bytes(const Options& o, const Case& c) {
+    const uint64_t operands = add(times(array_bytes(c, c.n, c.k), 2), times(array_bytes(c, c.n, c.n), 2));
+    return add(operands, o.check || o.vendor ? times(array_bytes(c, c.n, c.n), 2) : 0);
+}
+
 const Registered blas3{
     // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs, workload
     {"gemm", 10, GRAIN_BY_PRECISION(run_gemm),
@@ -176,6 +264,18 @@ const Registered blas3{
     {"trmm", 10, GRAIN_BY_PRECISION(run_trmm),
      [](const Case& c) { return kernel_flops(Kernel::Trmm, double(c.m), double(c.n), 0); }, trsm_bytes, true, false,
      false, grain::Workload::Product},
+    {"symm", 10, GRAIN_BY_PRECISION(run_symm),
+     [](const Case& c) { return kernel_flops(Kernel::Symm, double(c.m), double(c.n), 0); }, symm_bytes, true, false,
+     false, grain::Workload::Product},
+    {"hemm", 10, GRAIN_BY_PRECISION(run_hemm),
+     [](const Case& c) { return kernel_flops(Kernel::Hemm, double(c.m), double(c.n), 0); }, symm_bytes, true, false,
+     false, grain::Workload::Product},
+    {"syr2k", 10, GRAIN_BY_PRECISION(run_syr2k),
+     [](const Case& c) { return kernel_flops(Kernel::Syr2k, 0, double(c.n), double(c.k)); }, rank_2k_bytes, false,
+     true, false, grain::Workload::Product},
+    {"her2k", 10, GRAIN_BY_PRECISION(run_her2k),
+     [](const Case& c) { return kernel_flops(Kernel::Her2k, 0, double(c.n), double(c.k)); }, rank_2k_bytes, false,
+     true, false, grain::Workload::Product},
     {"syrk", 10, GRAIN_BY_PRECISION(run_syrk), rank_k_flops, rank_k_bytes, false, true, false, grain::Workload::Product},
     {"herk", 10, GRAIN_BY_PRECISION(run_herk), rank_k_flops, rank_k_bytes, false, true, false, grain::Workload::Product},
 };
