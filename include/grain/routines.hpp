@@ -120,8 +120,9 @@ Request lauum_async(Uplo uplo, Matrix<T>& A);
 template <typename T>
 int lauum(Uplo uplo, Matrix<T>& A);
 
-/// The inverse of A from its factor by potrf (trtri, then lauum), on the uplo triangle,
-/// as LAPACK's potri: info = i when the factor's (i,i) element is exactly zero
+/// The inverse of A from its factor by potrf (trtri, then lauum, as one task graph), on
+/// the uplo triangle, as LAPACK's potri: info = i when the factor's (i,i) element is
+/// exactly zero, A then undefined
 template <typename T>
 Request potri_async(Uplo uplo, Matrix<T>& A);
 template <typename T>

@@ -39,29 +39,30 @@ Plan<T> lauum_plan(Uplo uplo, Matrix<T>& A) {
     return p;
 }
 
-// potri: the factor's inverse, then its product with its adjoint. The synchronous form
-// stops after the first when the factor is singular.
+// potri (the factor's inverse, then its product with its adjoint) and poinv (`factor`
+// first): one step, so that the phases' tasks are submitted together and each tile's run
+// as soon as its own inputs are ready. Only the first phases report info, and lauum's
+// tasks on a failed factor change nothing that is defined.
 template <typename T>
-Plan<T> potri_plan(Uplo uplo, Matrix<T>& A) {
-    Plan<T> p = triangle_plan("grain::potri", uplo, A, {int64_t(uplo)});
+Plan<T> inverse_plan(const char* routine, bool factor, Uplo uplo, Matrix<T>& A) {
+    Plan<T> p = triangle_plan(routine, uplo, A, {int64_t(uplo)});
     p.check_nan({{&A, triangle(uplo), 3}});
-    p.step({&A}, [uplo, &A](const Context& ctx) { algorithms::trtri(ctx, uplo, Diag::NonUnit, A); });
-    p.step({&A}, [uplo, &A](const Context& ctx) { algorithms::lauum(ctx, uplo, A); });
-    return p;
-}
-
-// poinv: one step, so that the three phases' tasks are submitted together and each tile's
-// tasks run as soon as its own inputs are ready.
-template <typename T>
-Plan<T> poinv_plan(Uplo uplo, Matrix<T>& A) {
-    Plan<T> p = triangle_plan("grain::poinv", uplo, A, {int64_t(uplo)});
-    p.check_nan({{&A, triangle(uplo), 3}});
-    p.step({&A}, [uplo, &A](const Context& ctx) {
-        algorithms::potrf(ctx, uplo, A);
+    p.step({&A}, [factor, uplo, &A](const Context& ctx) {
+        if (factor) algorithms::potrf(ctx, uplo, A);
         algorithms::trtri(ctx, uplo, Diag::NonUnit, A);
         algorithms::lauum(ctx, uplo, A);
     });
     return p;
+}
+
+template <typename T>
+Plan<T> potri_plan(Uplo uplo, Matrix<T>& A) {
+    return inverse_plan("grain::potri", false, uplo, A);
+}
+
+template <typename T>
+Plan<T> poinv_plan(Uplo uplo, Matrix<T>& A) {
+    return inverse_plan("grain::poinv", true, uplo, A);
 }
 
 // The LAPACK-layout forms: the array as a matrix, then the tiled form.
