@@ -39,7 +39,7 @@ through_grain() {  # LOG SYMBOL -> the calls of SYMBOL through grain, in LOG's t
 nested() { sed -n "s/^grain_lapack: $2: .* \([0-9]*\) nested$/\1/p" "$1"; }
 upper() { echo "$1" | tr a-z A-Z; }
 
-# The BLAS tests' input (the reference dblat3.in's format; n up to 20: 7 tiles of 3).
+# The BLAS tests' input (the reference dblat3.in's format; n up to 20: 4 tiles of 5).
 blas_input() {  # p
   local p=$1 P alphas betas routines
   P=$(upper "$1")
@@ -63,7 +63,7 @@ case " $precisions " in *" d "*) ;; *) precisions="d $precisions" ;; esac
 for p in $precisions; do
   P=$(upper $p)
   blas_input $p > ${p}blat3.in
-  LD_PRELOAD="$preload" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=3 STARPU_SILENT=1 \
+  LD_PRELOAD="$preload" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=5 STARPU_SILENT=1 \
     $blas/xblat3$p < ${p}blat3.in > ${p}blas.log 2>&1 || { tail -20 ${p}blas.log; fail "xblat3$p exited $?"; }
   routines=$(grep -c '^[A-Z0-9]* *T$' ${p}blat3.in)
   passed=$(grep -c 'PASSED THE COMPUTATIONAL TESTS' ${p}blat3.out || true)
