@@ -77,15 +77,26 @@ void laswp(const Context& ctx, const detail::TileGrid<T>& A, const detail::Pivot
 template <typename T>
 void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
 
-// A norm of A, in two parts around a wait. lange submits, for each tile of A, its partial
-// results into the first elements of the tile of W at the same place (W has A's tile
-// grid, with tiles of lange_workspace_side(A.nb()) elements a side); lange_value reduces
-// W's copy in host memory, a column-major array `w` of leading dimension ldw, to the norm.
+// Which elements of A a norm reads, as LAPACK's norm routines: all (lange); the uplo
+// triangle of a symmetric or Hermitian matrix, each element off the diagonal standing for
+// its transpose too, a Hermitian diagonal read as real (lansy, lanhe); the uplo trapezoid,
+// its diagonal not read when unit (lantr).
+struct NormShape {
+    enum Kind { General, Symmetric, Hermitian, Triangular } kind = General;
+    Uplo uplo = Uplo::Lower;
+    Diag diag = Diag::NonUnit;
+};
+
+// A norm of A, in two parts around a wait. lange submits, for each tile of A the shape
+// reads, its partial results into the first elements of the tile of W at the same place (W
+// has A's tile grid, with tiles of lange_workspace_side(A.nb()) elements a side);
+// lange_value reduces W's copy in host memory, a column-major array `w` of leading
+// dimension ldw, to the norm.
 int lange_workspace_side(int nb);
 template <typename T>
-void lange(const Context& ctx, Norm norm, const Matrix<T>& A, const Matrix<T>& W);
+void lange(const Context& ctx, Norm norm, const NormShape& shape, const Matrix<T>& A, const Matrix<T>& W);
 template <typename T>
-real_type<T> lange_value(Norm norm, const Matrix<T>& A, const T* w, int64_t ldw);
+real_type<T> lange_value(Norm norm, const NormShape& shape, const Matrix<T>& A, const T* w, int64_t ldw);
 
 // The algorithm a task of `kernel` with arguments `args` runs as when it splits, on its
 // tiles' sub-tiles `sub` (in the kernel's buffer order): the one place that knows each

@@ -419,14 +419,25 @@ void rank_2k(Counter& c, S system, const char* uplo, const char* trans, const in
     }, system);
 }
 
-// lange returns the norm and has no info; LAPACK leaves an unknown letter's value
-// undefined, so those calls stay the system's.
+// The norms return their value and have no info; LAPACK leaves an unknown letter's value
+// undefined, so those calls stay the system's. lange has no uplo, and only lantr a diag;
+// `hermitian` makes lansy lanhe.
 template <typename T, typename S>
-real_type<T> lange(Counter& c, S system, const char* norm, const int* m, const int* n, const T* a, const int* lda) {
-    const bool valid = one_of(*norm, "MO1IFE") && *m >= 0 && *n >= 0 && at_least(*lda, *m);
+real_type<T> norm(Counter& c, S system, bool hermitian, const char* norm, const char* uplo, const char* diag,
+                  const int* m, const int* n, const T* a, const int* lda) {
+    const bool valid = one_of(*norm, "MO1IFE") && (!uplo || one_of(*uplo, "UL")) && (!diag || one_of(*diag, "UN")) &&
+                       *m >= 0 && *n >= 0 && at_least(*lda, *m);
     real_type<T> value = 0;
     dispatch(c, valid, std::min(*m, *n), nullptr, [&] {
-        value = grain::lange(Norm(up(*norm)), *m, *n, a, *lda);
+        const Norm which = Norm(up(*norm));
+        if (diag)
+            value = grain::lantr(which, Uplo(up(*uplo)), Diag(up(*diag)), *m, *n, a, *lda);
+        else if (uplo && hermitian)
+            value = grain::lanhe(which, Uplo(up(*uplo)), *n, a, *lda);
+        else if (uplo)
+            value = grain::lansy(which, Uplo(up(*uplo)), *n, a, *lda);
+        else
+            value = grain::lange(which, *m, *n, a, *lda);
         return 0;
     }, [&] { value = system(); });
     return value;
@@ -567,14 +578,32 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
             k, alpha, a, lda, b, ldb, beta, c, ldc);                                                                  \
     }
 
-// lange: a function, whose value the system's definition returns too.
-#define GRAIN_LANGE_SYMBOL(T, p)                                                                                    \
+// The norms: functions, whose value the system's definitions return too. lansy and lanhe
+// (complex only: in real precisions LAPACK has lansy) share a signature.
+#define GRAIN_SYMMETRIC_NORM_SYMBOL(T, p, name, hermitian)                                                       \
+    extern "C" grain::real_type<T> p##name##_(const char* norm, const char* uplo, const int* n, const T* a,        \
+                                              const int* lda, grain::real_type<T>* work, size l1, size l2) {       \
+        return grain::lapack_api::norm(GRAIN_COUNTER(p##name##_), [&] {                                             \
+            static const auto f = GRAIN_NEXT(p##name##_);                                                           \
+            return f(norm, uplo, n, a, lda, work, l1, l2);                                                          \
+        }, hermitian, norm, uplo, nullptr, n, n, a, lda);                                                           \
+    }
+#define GRAIN_NORM_SYMBOLS(T, p)                                                                                   \
     extern "C" grain::real_type<T> p##lange_(const char* norm, const int* m, const int* n, const T* a,              \
                                              const int* lda, grain::real_type<T>* work, size l1) {                  \
-        return grain::lapack_api::lange(GRAIN_COUNTER(p##lange_), [&] {                                              \
+        return grain::lapack_api::norm(GRAIN_COUNTER(p##lange_), [&] {                                               \
             static const auto f = GRAIN_NEXT(p##lange_);                                                             \
             return f(norm, m, n, a, lda, work, l1);                                                                  \
-        }, norm, m, n, a, lda);                                                                                      \
+        }, false, norm, nullptr, nullptr, m, n, a, lda);                                                             \
+    }                                                                                                                \
+    GRAIN_SYMMETRIC_NORM_SYMBOL(T, p, lansy, false)                                                                  \
+    extern "C" grain::real_type<T> p##lantr_(const char* norm, const char* uplo, const char* diag, const int* m,    \
+                                             const int* n, const T* a, const int* lda, grain::real_type<T>* work,   \
+                                             size l1, size l2, size l3) {                                           \
+        return grain::lapack_api::norm(GRAIN_COUNTER(p##lantr_), [&] {                                               \
+            static const auto f = GRAIN_NEXT(p##lantr_);                                                             \
+            return f(norm, uplo, diag, m, n, a, lda, work, l1, l2, l3);                                              \
+        }, false, norm, uplo, diag, m, n, a, lda);                                                                   \
     }
 GRAIN_LAPACK_SYMBOLS(float, s)
 GRAIN_LAPACK_SYMBOLS(double, d)
@@ -584,7 +613,9 @@ GRAIN_HERK_SYMBOL(std::complex<float>, c)
 GRAIN_HERK_SYMBOL(std::complex<double>, z)
 GRAIN_HERMITIAN_SYMBOLS(std::complex<float>, c)
 GRAIN_HERMITIAN_SYMBOLS(std::complex<double>, z)
-GRAIN_LANGE_SYMBOL(float, s)
-GRAIN_LANGE_SYMBOL(double, d)
-GRAIN_LANGE_SYMBOL(std::complex<float>, c)
-GRAIN_LANGE_SYMBOL(std::complex<double>, z)
+GRAIN_NORM_SYMBOLS(float, s)
+GRAIN_NORM_SYMBOLS(double, d)
+GRAIN_NORM_SYMBOLS(std::complex<float>, c)
+GRAIN_NORM_SYMBOLS(std::complex<double>, z)
+GRAIN_SYMMETRIC_NORM_SYMBOL(std::complex<float>, c, lanhe, true)
+GRAIN_SYMMETRIC_NORM_SYMBOL(std::complex<double>, z, lanhe, true)

@@ -7,7 +7,7 @@
 #   syr2k, her2k) and must pass;
 # - the linear-equation tests (xlintst*) of the GE, PO and TR paths (getrf, getrs, gesv,
 #   potrf, potrs, posv, potri, trtri, and the system routines built on them: getri, gerfs,
-#   gesvx, trtrs, ...; and lange, which their residuals call), with
+#   gesvx, trtrs, ...; and lange, lansy or lanhe, and lantr, which their residuals call), with
 #   their error exits, singular and badly scaled matrices;
 # - GRAIN_LAPACK_TRACE's counts: each interposed routine ran through grain, and grain's
 #   kernels reached the system's LAPACK (nested calls), never grain again;
@@ -104,7 +104,8 @@ for p in $precisions; do
   [ "$(grep 'LATRS3(' ${p}lin.out || true)" = "$tr_known" ] || fail "xlintst$p: latrs3's failures differ from the system's"
   ! grep -i 'failed' ${p}lin.out | grep -v "^ ${P}TR: *$(echo "$tr_known" | grep -c .) out of" | grep -qi 'failed' ||
     fail "xlintst$p: failures"
-  for s in getrf_ getrs_ gesv_ potrf_ potrs_ posv_ potri_ trtri_ lange_; do
+  case $p in [sd]) symmetric_norm=lansy_ ;; *) symmetric_norm=lanhe_ ;; esac  # dpot01's, zpot01's
+  for s in getrf_ getrs_ gesv_ potrf_ potrs_ posv_ potri_ trtri_ lange_ lantr_ $symmetric_norm; do
     calls=$(through_grain ${p}lin.log $p$s)
     [ "${calls:-0}" -gt 0 ] || fail "xlintst$p: no $p$s call went through grain"
   done

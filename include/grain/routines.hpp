@@ -179,6 +179,17 @@ int gesv_nopiv(Matrix<T>& A, Matrix<T>& B);
 /// NaN when an element is NaN. A value, not an update: no _async form, no info.
 template <typename T>
 real_type<T> lange(Norm norm, const Matrix<T>& A);
+/// The same norms of a symmetric (lansy) or Hermitian (lanhe: its diagonal's imaginary
+/// parts not read) square A stored in its uplo triangle, as LAPACK's; in real precisions
+/// lanhe is lansy
+template <typename T>
+real_type<T> lansy(Norm norm, Uplo uplo, const Matrix<T>& A);
+template <typename T>
+real_type<T> lanhe(Norm norm, Uplo uplo, const Matrix<T>& A);
+/// ... of the uplo trapezoid of an m x n A, its diagonal taken as ones and not read when
+/// diag is Unit, as LAPACK's lantr
+template <typename T>
+real_type<T> lantr(Norm norm, Uplo uplo, Diag diag, const Matrix<T>& A);
 
 // ---- LAPACK layout (column-major arrays) ----
 
@@ -269,5 +280,11 @@ template <typename T>
 int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
 template <typename T>
 real_type<T> lange(Norm norm, int64_t m, int64_t n, const T* a, int64_t lda);
+template <typename T>
+real_type<T> lansy(Norm norm, Uplo uplo, int64_t n, const T* a, int64_t lda);
+template <typename T>
+real_type<T> lanhe(Norm norm, Uplo uplo, int64_t n, const T* a, int64_t lda);
+template <typename T>
+real_type<T> lantr(Norm norm, Uplo uplo, Diag diag, int64_t m, int64_t n, const T* a, int64_t lda);
 
 }  // namespace grain

@@ -3,6 +3,7 @@
 // checks and the testing driver are written once as templates. One line of each
 // overload maps to the BLAS symbol; the four precisions share the rest.
 #include <complex>
+#include <type_traits>
 
 // LAPACKE's complex types are grain's (std::complex has the Fortran layout): include this
 // header before any other that includes lapacke.h.
@@ -104,6 +105,15 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
     inline real_t<T> lange(char norm, int m, int n, const T* a, int lda) {                            \
         std::vector<real_t<T>> work(norm == 'I' || norm == 'i' ? size_t(m) : 1);                      \
         return LAPACKE_##p##lange_work(LAPACK_COL_MAJOR, norm, m, n, a, lda, work.data());            \
+    }                                                                                                 \
+    inline real_t<T> lansy(char norm, Uplo u, int n, const T* a, int lda) {                           \
+        std::vector<real_t<T>> work(size_t(n) + 1);                                                   \
+        return LAPACKE_##p##lansy_work(LAPACK_COL_MAJOR, norm, char(u), n, a, lda, work.data());      \
+    }                                                                                                 \
+    inline real_t<T> lantr(char norm, Uplo u, Diag d, int m, int n, const T* a, int lda) {            \
+        std::vector<real_t<T>> work(size_t(m) + 1);                                                   \
+        return LAPACKE_##p##lantr_work(LAPACK_COL_MAJOR, norm, char(u), char(d), m, n, a, lda,        \
+                                       work.data());                                                  \
     }
 
 GRAIN_BLAS_OVERLOADS(float, s)
@@ -111,6 +121,18 @@ GRAIN_BLAS_OVERLOADS(double, d)
 GRAIN_BLAS_OVERLOADS(std::complex<float>, c)
 GRAIN_BLAS_OVERLOADS(std::complex<double>, z)
 #undef GRAIN_BLAS_OVERLOADS
+
+// The norm of a Hermitian matrix; in real precisions it is lansy.
+template <typename T>
+real_t<T> lanhe(char norm, Uplo u, int n, const T* a, int lda) {
+    std::vector<real_t<T>> work(size_t(n) + 1);
+    if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_clanhe_work(LAPACK_COL_MAJOR, norm, char(u), n, a, lda, work.data());
+    else if constexpr (std::is_same_v<T, std::complex<double>>)
+        return LAPACKE_zlanhe_work(LAPACK_COL_MAJOR, norm, char(u), n, a, lda, work.data());
+    else
+        return lansy(norm, u, n, a, lda);
+}
 
 // C = alpha op(A) op(A)^H + beta C, alpha and beta real; in real precisions it is syrk.
 inline void herk(Uplo u, Op t, int n, int k, float alpha, const std::complex<float>* a, int lda, float beta,
