@@ -56,6 +56,12 @@ void trtri(const Context& ctx, Uplo uplo, Diag diag, const Matrix<T>& A);
 // The uplo triangle of U U^H (Upper) or L^H L (Lower), in place.
 template <typename T>
 void lauum(const Context& ctx, Uplo uplo, const Matrix<T>& A);
+// The product U L of A's upper triangle and its unit lower one, in place.
+template <typename T>
+void trtrm(const Context& ctx, const Matrix<T>& A);
+// The inverse of A from getrf's factors in A and its pivots, in place.
+template <typename T>
+void getri(const Context& ctx, const Matrix<T>& A, const detail::PivotBlocks& ipiv);
 template <typename T>
 void getrf_nopiv(const Context& ctx, const Matrix<T>& A);
 // C = alpha C on the whole view, or only on its uplo triangle (whole false); `hermitian`

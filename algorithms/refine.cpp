@@ -14,6 +14,7 @@ void refine(const Context& ctx, Kernel kernel, const detail::TileArgs<T>& p, con
         case Kernel::Trmm: return trmm(ctx, p.side, p.uplo, p.transa, p.diag, p.alpha, sub[0], sub[1]);
         case Kernel::Trtri: return trtri(ctx, p.uplo, p.diag, sub[0]);
         case Kernel::Lauum: return lauum(ctx, p.uplo, sub[0]);
+        case Kernel::Trtrm: return trtrm(ctx, sub[0]);
         case Kernel::Symm:
         case Kernel::Hemm:
             return symm(ctx, kernel == Kernel::Hemm, p.side, p.uplo, p.alpha, sub[0], sub[1], p.beta, sub[2]);

@@ -302,27 +302,42 @@ void getrf(Counter& c, S system, const int* m, const int* n, T* a, const int* ld
     dispatch(c, valid, std::min(*m, *n), info, [&] { return grain::getrf(*m, *n, a, *lda, ipiv); }, system);
 }
 
-// LAPACK's getrs applies ipiv unchecked: an index outside [1, n] would swap a row outside
-// B. Such a call is refused as an illegal ipiv (xerbla_, info = -6), whoever would run
-// it. grain's tiled swaps also need ipiv[i] >= i + 1 (1-based), as getrf writes them: a
-// valid ipiv that is not so goes to the system.
+// LAPACK's getrs and getri apply ipiv unchecked: an index outside [1, n] would swap a row
+// or column outside the array. Such a call is refused as an illegal ipiv (xerbla_, info =
+// -position), whoever would run it: false. grain's tiled swaps also need ipiv[i] >= i + 1
+// (1-based), as getrf writes them: `ordered` says whether they are.
+bool legal_pivots(Counter& c, int n, const int* ipiv, int position, int* info, bool& ordered) {
+    ordered = true;
+    for (int i = 0; i < n; ++i) {
+        if (ipiv[i] < 1 || ipiv[i] > n) {
+            *info = -position;
+            xerbla(c, position);
+            return false;
+        }
+        ordered = ordered && ipiv[i] > i;
+    }
+    return true;
+}
+
 template <typename T, typename S>
 void getrs(Counter& c, S system, const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,
            const int* ipiv, T* b, const int* ldb, int* info) {
     bool valid = one_of(*trans, "NTC") && *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) && at_least(*ldb, *n);
-    if (valid && !Session::nested()) {
-        bool ordered = true;
-        for (int i = 0; i < *n; ++i) {
-            if (ipiv[i] < 1 || ipiv[i] > *n) {
-                *info = -6;
-                return xerbla(c, 6);
-            }
-            ordered = ordered && ipiv[i] > i;
-        }
-        valid = ordered;
-    }
+    if (valid && !Session::nested() && !legal_pivots(c, *n, ipiv, 6, info, valid)) return;
     dispatch(c, valid, std::min(*n, *nrhs), info,
              [&] { return grain::getrs(Op(up(*trans)), *n, *nrhs, a, *lda, ipiv, b, *ldb); }, system);
+}
+
+// getri: a workspace query (lwork = -1) or a workspace LAPACK refuses is the system's. As
+// trtri, a zero on U's diagonal is found before anything is computed, A left as it was.
+template <typename T, typename S>
+void getri(Counter& c, S system, const int* n, T* a, const int* lda, const int* ipiv, const int* lwork, int* info) {
+    bool valid = *n >= 0 && at_least(*lda, *n) && *lwork >= std::max(1, *n);
+    if (valid && !Session::nested() && !legal_pivots(c, *n, ipiv, 4, info, valid)) return;
+    dispatch(c, valid, *n, info, [&] {
+        if (const int zero = zero_diagonal(*n, a, *lda)) return zero;
+        return grain::getri(*n, a, *lda, ipiv);
+    }, system);
 }
 
 template <typename T, typename S>
@@ -477,6 +492,11 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
     extern "C" void p##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {              \
         grain::lapack_api::getrf(GRAIN_COUNTER(p##getrf_), GRAIN_SYSTEM(p##getrf_, m, n, a, lda, ipiv, info), m, n, \
                                  a, lda, ipiv, info);                                                                 \
+    }                                                                                                                 \
+    extern "C" void p##getri_(const int* n, T* a, const int* lda, const int* ipiv, T* work, const int* lwork,      \
+                              int* info) {                                                                            \
+        grain::lapack_api::getri(GRAIN_COUNTER(p##getri_), GRAIN_SYSTEM(p##getri_, n, a, lda, ipiv, work, lwork, info), \
+                                 n, a, lda, ipiv, lwork, info);                                                       \
     }                                                                                                                 \
     extern "C" void p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,          \
                               const int* ipiv, T* b, const int* ldb, int* info, size l1) {                            \

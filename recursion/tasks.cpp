@@ -287,6 +287,11 @@ void lauum(const Context& ctx, Uplo uplo, Tile<T> A, int priority) {
 }
 
 template <typename T>
+void trtrm(const Context& ctx, Tile<T> A, int priority) {
+    submit_task(ctx, Kernel::Trtrm, TileArgs<T>{}, {A}, priority);
+}
+
+template <typename T>
 void getrf_nopiv(const Context& ctx, Tile<T> A, int priority) {
     submit_task(ctx, Kernel::GetrfNopiv, TileArgs<T>{}, {A}, priority);
 }
@@ -312,6 +317,14 @@ void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
     submit_column(ctx, Kernel::Laswp, args, pivots, k, column, first_row, priority);
 }
 
+// A row of tiles takes a column task's place: the pivot block, then the tiles; colswp
+// never splits (its row's `whole`).
+template <typename T>
+void colswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& row,
+            int64_t first_col, int priority) {
+    submit_column(ctx, Kernel::Colswp, TileArgs<T>{}, pivots, k, row, first_col, priority);
+}
+
 #define GRAIN_INSTANTIATE(T)                                                                            \
     template void getrf<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int); \
     template void laswp<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int, bool); \
@@ -320,6 +333,8 @@ void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
     template void trmm<T>(const Context&, Side, Uplo, Op, Diag, T, Tile<T>, Tile<T>, int);             \
     template void trtri<T>(const Context&, Uplo, Diag, Tile<T>, int);                                  \
     template void lauum<T>(const Context&, Uplo, Tile<T>, int);                                        \
+    template void trtrm<T>(const Context&, Tile<T>, int);                                              \
+    template void colswp<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int); \
     template void syrk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
     template void herk<T>(const Context&, Uplo, Op, T, Tile<T>, T, Tile<T>, int);                      \
     template void symm<T>(const Context&, bool, Side, Uplo, T, Tile<T>, Tile<T>, T, Tile<T>, int);      \

@@ -152,6 +152,9 @@ template <typename T>
 void trtri(const Context& ctx, Uplo uplo, Diag diag, Tile<T> A, int priority);
 template <typename T>
 void lauum(const Context& ctx, Uplo uplo, Tile<T> A, int priority);
+// The product U L of the tile's upper triangle and its unit lower one, in place.
+template <typename T>
+void trtrm(const Context& ctx, Tile<T> A, int priority);
 template <typename T>
 void getrf_nopiv(const Context& ctx, Tile<T> A, int priority);
 // C = alpha C on the whole tile, or on its uplo triangle only (whole_tile false); with
@@ -171,6 +174,11 @@ void getrf(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
 template <typename T>
 void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
            int64_t first_row, int priority, bool reverse = false);
+// The column interchanges of block k of `pivots`, in reverse order, on a row of tiles
+// whose first column is the step's, first_col of the view (A P, getri's last phase).
+template <typename T>
+void colswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& row,
+            int64_t first_col, int priority);
 
 }  // namespace task
 }  // namespace grain::detail

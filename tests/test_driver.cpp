@@ -127,7 +127,7 @@ TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
 TEST(Driver, NoTileSizeRunsEveryOperationOnTheAutomaticLadder) {
     for (const char* op : {"gemm", "trsm", "syrk", "herk", "potrf", "potrs", "posv", "getrf", "getrs", "gesv",
                            "getrf_nopiv", "gesv_nopiv", "lange", "lansy", "lanhe", "lantr", "trmm", "symm", "hemm", "syr2k",
-                           "her2k", "trtri", "lauum", "potri", "poinv"}) {
+                           "her2k", "trtri", "lauum", "potri", "poinv", "getri"}) {
         SCOPED_TRACE(op);
         const Output o = run(std::string("-o ") + op + " -n 150,1000 -p d,z --nrhs 2 --check -t 2");
         EXPECT_EQ(o.exit_code, 0) << o.out;

@@ -1,5 +1,5 @@
-// trmm, trtri, lauum, potri and poinv: against LAPACK's products and by LAPACK's inverse
-// residual, ill-conditioned inputs included; info as LAPACKE's.
+// trmm, trtri, lauum, potri, poinv and getri: against LAPACK's products and by LAPACK's
+// inverse residual, ill-conditioned inputs included; info as LAPACKE's.
 #include <grain/grain.hpp>
 
 #include "common.hpp"
@@ -169,6 +169,64 @@ TYPED_TEST(Inversion, PoinvNotPositiveDefinite) {
             Matrix<T> tA = tiles_of(A, scales());
             EXPECT_EQ(poinv(uplo, tA), expected);
         }
+}
+
+// getri on LAPACKE's factors and pivots, so that both invert the same ones: a random
+// matrix (pivots across tiles) and an ill-conditioned one, within LAPACK's bound or 10
+// times LAPACKE's getri's residual; tiled and LAPACK-layout forms.
+TYPED_TEST(Inversion, Getri) {
+    using T = TypeParam;
+    for (int64_t n : {1, 7, 35, 77})
+        for (double cond : {0.0, hard_conditions<T>()[0]}) {
+            SCOPED_TRACE(::testing::Message() << "n=" << n << " cond=" << cond);
+            const Array<T> A = cond > 0 ? spd_with_condition<T>(n, cond, rng()) : random_array<T>(n, n, Kind::General, rng());
+            Array<T> factor = A;
+            std::vector<int> ipiv(static_cast<size_t>(n));
+            ASSERT_EQ(blas::getrf(int(n), int(n), factor.data(), factor.ld(), ipiv.data()), 0);
+            Array<T> lapacke = factor;
+            ASSERT_EQ(blas::getri(int(n), lapacke.data(), lapacke.ld(), ipiv.data()), 0);
+            const double bound = std::max(60.0, 10 * inverse_residual(A, lapacke));
+            Matrix<T> tF = tiles_of(factor, scales());
+            const Pivots pivots(n, ipiv.data());
+            ASSERT_EQ(getri(tF, pivots), 0);
+            EXPECT_LT(inverse_residual(A, to_array(tF)), bound);
+            Array<T> a = factor;
+            ASSERT_EQ(getri(n, a.data(), a.ld(), ipiv.data()), 0);
+            EXPECT_LT(inverse_residual(A, a), bound);
+        }
+}
+
+// An exactly zero diagonal element of U inside a tile, at a tile's first and last
+// columns: getri's info is LAPACKE's.
+TYPED_TEST(Inversion, GetriSingularFactor) {
+    using T = TypeParam;
+    const int64_t n = 50;
+    for (int64_t zero : {int64_t(4), int64_t(nb), 2 * int64_t(nb) - 1, n - 1}) {
+        SCOPED_TRACE(::testing::Message() << "zero at " << zero);
+        Array<T> factor = random_array<T>(n, n, Kind::General, rng());
+        std::vector<int> ipiv(static_cast<size_t>(n));
+        ASSERT_EQ(blas::getrf(int(n), int(n), factor.data(), factor.ld(), ipiv.data()), 0);
+        factor(zero, zero) = T(0);
+        Array<T> lapacke = factor;
+        const int expected = blas::getri(int(n), lapacke.data(), lapacke.ld(), ipiv.data());
+        ASSERT_EQ(expected, zero + 1);
+        Matrix<T> tF = tiles_of(factor, scales());
+        EXPECT_EQ(getri(tF, Pivots(n, ipiv.data())), expected);
+    }
+}
+
+// getrf_async then getri_async on the same Pivots, with no wait between them.
+TYPED_TEST(Inversion, GetrfThenGetriAsync) {
+    using T = TypeParam;
+    const int64_t n = 53;
+    const Array<T> A = random_array<T>(n, n, Kind::General, rng());
+    Matrix<T> tA = tiles_of(A, scales());
+    Pivots ipiv(n);
+    Request factor = getrf_async(tA, ipiv);
+    Request inverse = getri_async(tA, ipiv);
+    EXPECT_EQ(factor.wait(), 0);
+    EXPECT_EQ(inverse.wait(), 0);
+    EXPECT_LT(inverse_residual(A, to_array(tA)), 60);
 }
 
 // potrf_async then potri_async with no wait between them, and the LAPACK-layout forms.

@@ -6,7 +6,7 @@
 #   every level-3 routine goes through grain (gemm, trsm, trmm, symm, hemm, syrk, herk,
 #   syr2k, her2k) and must pass;
 # - the linear-equation tests (xlintst*) of the GE, PO and TR paths (getrf, getrs, gesv,
-#   potrf, potrs, posv, potri, trtri, and the system routines built on them: getri, gerfs,
+#   getri, potrf, potrs, posv, potri, trtri, and the system routines built on them: gerfs,
 #   gesvx, trtrs, ...; and lange, lansy or lanhe, and lantr, which their residuals call), with
 #   their error exits, singular and badly scaled matrices;
 # - GRAIN_LAPACK_TRACE's counts: each interposed routine ran through grain, and grain's
@@ -105,7 +105,7 @@ for p in $precisions; do
   ! grep -i 'failed' ${p}lin.out | grep -v "^ ${P}TR: *$(echo "$tr_known" | grep -c .) out of" | grep -qi 'failed' ||
     fail "xlintst$p: failures"
   case $p in [sd]) symmetric_norm=lansy_ ;; *) symmetric_norm=lanhe_ ;; esac  # dpot01's, zpot01's
-  for s in getrf_ getrs_ gesv_ potrf_ potrs_ posv_ potri_ trtri_ lange_ lantr_ $symmetric_norm; do
+  for s in getrf_ getrs_ gesv_ getri_ potrf_ potrs_ posv_ potri_ trtri_ lange_ lantr_ $symmetric_norm; do
     calls=$(through_grain ${p}lin.log $p$s)
     [ "${calls:-0}" -gt 0 ] || fail "xlintst$p: no $p$s call went through grain"
   done

@@ -158,6 +158,14 @@ Request gesv_async(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B);
 template <typename T>
 int gesv(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B);
 
+/// The inverse of A from getrf's factors and pivots, in place, as LAPACK's getri: U^-1 and
+/// L^-1 (as trtri), their product, then A P. info is U's first exactly zero diagonal
+/// element (1-based), A then undefined
+template <typename T>
+Request getri_async(Matrix<T>& A, const Pivots& ipiv);
+template <typename T>
+int getri(Matrix<T>& A, const Pivots& ipiv);
+
 /// LU factorization without pivoting, A = L U (L unit lower), in place; info is the
 /// first exactly zero pivot
 template <typename T>
@@ -272,6 +280,8 @@ template <typename T>
 int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb);
 template <typename T>
 int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb);
+template <typename T>
+int getri(int64_t n, T* a, int64_t lda, const int* ipiv);
 template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda);
 template <typename T>

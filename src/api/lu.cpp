@@ -1,4 +1,4 @@
-// LU: getrf, getrs and gesv (partial pivoting), and getrf_nopiv, getrs_nopiv and
+// LU: getrf, getrs, gesv and getri (partial pivoting), and getrf_nopiv, getrs_nopiv and
 // gesv_nopiv (none). One plan each (call.hpp).
 #include "call.hpp"
 #include "layout_call.hpp"
@@ -64,6 +64,22 @@ Plan<T> gesv_plan(Matrix<T>& A, Pivots& ipiv, Matrix<T>& B) {
     return pivoted_solve_plan("grain::gesv", true, Op::NoTrans, A, ipiv, B);
 }
 
+// The inverse from getrf's factors and pivots, in place; info is U's first zero on the
+// diagonal, A then undefined (the later phases run on the tiles trtri could invert).
+template <typename T>
+Plan<T> getri_plan(Matrix<T>& A, const Pivots& ipiv) {
+    Plan<T> p("grain::getri", {&A});
+    require_local(p.routine, A);
+    require_runtime(p.routine);
+    require_square(p.routine, "A", A);
+    require_disjoint(p.routine, ipiv, A, "A");
+    const PivotBlocks blocks = pivot_blocks(p.routine, A, ipiv, A.n());
+    p.check_pivots(ipiv, A.n());
+    p.check_nan({{&A, Elements::All, 2}});
+    p.step({&A}, [blocks, &A](const Context& ctx) { algorithms::getri(ctx, A, blocks); });
+    return p;
+}
+
 template <typename T>
 Plan<T> getrf_nopiv_plan(Matrix<T>& A) {
     Plan<T> p("grain::getrf_nopiv", {&A});
@@ -99,6 +115,7 @@ Plan<T> gesv_nopiv_plan(Matrix<T>& A, Matrix<T>& B) {
 GRAIN_TILED_FORMS(getrf, (Matrix<T>& A, Pivots& ipiv), (A, ipiv))
 GRAIN_TILED_FORMS(getrs, (Op trans, const Matrix<T>& A, const Pivots& ipiv, Matrix<T>& B), (trans, A, ipiv, B))
 GRAIN_TILED_FORMS(gesv, (Matrix<T>& A, Pivots& ipiv, Matrix<T>& B), (A, ipiv, B))
+GRAIN_TILED_FORMS(getri, (Matrix<T>& A, const Pivots& ipiv), (A, ipiv))
 GRAIN_TILED_FORMS(getrf_nopiv, (Matrix<T>& A), (A))
 GRAIN_TILED_FORMS(getrs_nopiv, (const Matrix<T>& A, Matrix<T>& B), (A, B))
 GRAIN_TILED_FORMS(gesv_nopiv, (Matrix<T>& A, Matrix<T>& B), (A, B))
@@ -133,6 +150,18 @@ int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ld
 }
 
 template <typename T>
+int getri(int64_t n, T* a, int64_t lda, const int* ipiv) {
+    detail::LayoutCall<T> call("grain::getri", Workload::PivotedLu);
+    detail::require_size(call.routine(), "n", n);
+    Matrix<T> A = call.wrap("lda", n, n, a, lda, call.scales(n));
+    return call.run([&] {
+        // Only read: the Pivots object writes nothing unless a factorization runs on it.
+        const Pivots p(n, const_cast<int*>(ipiv));
+        return getri(A, p);
+    });
+}
+
+template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda) {
     detail::LayoutCall<T> call("grain::getrf_nopiv", Workload::Lu);
     return detail::layout_factor(call, m, n, a, lda, [](Matrix<T>& A) { return getrf_nopiv(A); });
@@ -162,6 +191,9 @@ int gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
     template Request gesv_async<T>(Matrix<T>&, Pivots&, Matrix<T>&);                                            \
     template int gesv<T>(Matrix<T>&, Pivots&, Matrix<T>&);                                                      \
     template int gesv<T>(int64_t, int64_t, T*, int64_t, int*, T*, int64_t);                                     \
+    template Request getri_async<T>(Matrix<T>&, const Pivots&);                                                 \
+    template int getri<T>(Matrix<T>&, const Pivots&);                                                           \
+    template int getri<T>(int64_t, T*, int64_t, const int*);                                                    \
     template Request getrf_nopiv_async<T>(Matrix<T>&);                                                          \
     template int getrf_nopiv<T>(Matrix<T>&);                                                                    \
     template int getrf_nopiv<T>(int64_t, int64_t, T*, int64_t);                                                 \

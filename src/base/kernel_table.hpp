@@ -31,9 +31,10 @@
 // so that the flops of a call's tile tasks add up to the call's: gemm m x n output, inner
 // k; trsm and trmm m x n right-hand side, side Left; symm and hemm m x n output, side Left;
 // syrk, herk, syr2k and her2k (herk and her2k complex only: real precisions submit syrk and
-// syr2k) n x n output, inner k; potrf, trtri and lauum order n;
-// getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp moves data only; lange
-// reads an m x n tile once.
+// syr2k) n x n output, inner k; potrf, trtri, lauum and trtrm order n;
+// getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp and colswp move data only;
+// lange reads an m x n tile once. colswp's `column` is a row of tiles: its shape's
+// buffers, a pivot block and then tiles, with columns for rows.
 #define GRAIN_KERNEL_TABLE(X)                                                                    \
     X(Gemm, gemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * n * k)      \
     X(Trsm, trsm, (STARPU_R, STARPU_RW), async, tiles, splits, own, m * m * n)                    \
@@ -51,7 +52,9 @@
     X(Symm, symm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * m * n)      \
     X(Hemm, hemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * m * n)      \
     X(Syr2k, syr2k, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * n * n * k)    \
-    X(Her2k, her2k, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * n * n * k)
+    X(Her2k, her2k, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * n * n * k)    \
+    X(Trtrm, trtrm, (STARPU_RW), none, tiles, splits, own, 2 * n * n * n / 3)                     \
+    X(Colswp, colswp, (STARPU_R, STARPU_RW), none, column, whole, own, 0)
 
 namespace grain::detail {
 

@@ -92,6 +92,9 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
     inline int potri(Uplo u, int n, T* a, int lda) {                                                  \
         return LAPACKE_##p##potri_work(LAPACK_COL_MAJOR, char(u), n, a, lda);                         \
     }                                                                                                 \
+    inline int getri(int n, T* a, int lda, const lapack_int* ipiv) {                                  \
+        return LAPACKE_##p##getri(LAPACK_COL_MAJOR, n, a, lda, ipiv);                                 \
+    }                                                                                                 \
     inline int getrf(int m, int n, T* a, int lda, lapack_int* ipiv) {                                 \
         return LAPACKE_##p##getrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);                         \
     }                                                                                                 \

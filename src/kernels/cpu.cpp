@@ -77,6 +77,23 @@ int getrf_nopiv_recursive(int m, int n, T* a, int lda) {
     return info;
 }
 
+// The product U L of the two triangles one n x n block holds (U upper, L unit lower, as
+// trtri leaves an LU's factors inverted), in place: halves, as U L's blocks are
+// [U11 L11 + U12 L21, U12 L22; U22 L21, U22 L22], each block read before it is written.
+template <typename T>
+void trtrm_recursive(int n, T* a, int lda) {
+    if (n <= 1) return;  // u11 * 1
+    const int n1 = n / 2, n2 = n - n1;
+    T* a12 = a + int64_t(n1) * lda;
+    T* a21 = a + n1;
+    T* a22 = a12 + n1;
+    trtrm_recursive(n1, a, lda);
+    blas::gemm(Op::NoTrans, Op::NoTrans, n1, n1, n2, T(1), a12, lda, a21, lda, T(1), a, lda);
+    blas::trmm(Side::Right, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), a22, lda, a12, lda);
+    blas::trmm(Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, n2, n1, T(1), a22, lda, a21, lda);
+    trtrm_recursive(n2, a22, lda);
+}
+
 }  // namespace
 
 template <typename T>
@@ -287,6 +304,32 @@ void laswp(void* buffers[], void* cl_arg) {
         for (const auto& [x, y] : swaps) std::swap(x.first[j * x.ld], y.first[j * y.ld]);
     }
     (void)sink;
+}
+
+template <typename T>
+void trtrm(void* buffers[], void*) {
+    const TileRef a = dims(buffers[0]);
+    trtrm_recursive(a.rows, data<T>(buffers[0]), a.ld);
+}
+
+// Column interchanges of one step (the pivot block, buffer 0), in reverse order, on a row
+// of tiles (buffers 1..n) whose first column is the step's first: getri's last phase,
+// A P. Columns are contiguous: each swap exchanges two runs of memory.
+template <typename T>
+void colswp(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const int tiles = column_tiles(p.task);
+    const int nb = dims(buffers[1]).cols;  // every tile of the row but the last
+    const int rows = dims(buffers[1]).rows;
+    auto column = [&](int c) {
+        const int t = std::min(c / nb, tiles - 1);
+        return data<T>(buffers[1 + t]) + int64_t(c - t * nb) * dims(buffers[1 + t]).ld;
+    };
+    const int* ipiv = pivots(buffers[0]);
+    for (int i = pivot_count(buffers[0]) - 1; i >= 0; --i) {
+        const int k = ipiv[i] - 1 - int(p.row_offset);
+        if (k != i) std::swap_ranges(column(i), column(i) + rows, column(k));
+    }
 }
 
 // A norm's partial results on one tile (buffer 0), written as real values into the first

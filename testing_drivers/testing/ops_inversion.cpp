@@ -1,8 +1,9 @@
-// The inversion operations: trtri, lauum, potri, poinv. The vendor is threaded LAPACKE
+// The inversion operations: trtri, lauum, potri, poinv, getri. The vendor is threaded LAPACKE
 // (on GPU runs too, until cuSOLVER's potri is wired in: doc/usage.md).
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/testing/run_common.hpp"
@@ -82,9 +83,42 @@ Result run_potri(const Run& r) { return run_inversion<T, Inversion::Potri>(r); }
 template <typename T>
 Result run_poinv(const Run& r) { return run_inversion<T, Inversion::Poinv>(r); }
 
+// getri on a random matrix's LU factors and pivots (LAPACKE's getrf, untimed), so that
+// grain and the vendor invert the same ones; checked by the inverse residual.
+template <typename T>
+Result run_getri(const Run& r) {
+    const Case& c = r.c;
+    const int n = int(c.n);
+    const Array<T> A = random_array<T>(c.n, c.n, Kind::General, r.rng);
+    Array<T> factor = A;
+    std::vector<int> ipiv(static_cast<size_t>(n));
+    {
+        const BlasThreads blas_threads(r.threads);
+        if (blas::getrf(n, n, factor.data(), factor.ld(), ipiv.data()) != 0)
+            throw std::runtime_error("grain_testing: getri's input is singular");
+    }
+    Result res;
+    Array<T> X = factor;
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tX = in_place(r, X);
+        res.info = grain::getri(tX, grain::Pivots(c.n, ipiv.data()));
+    });
+    if (r.options.vendor) {
+        const BlasThreads blas_threads(r.threads);
+        Array<T> ref = factor;
+        res.vendor_time = timed([&] { blas::getri(n, ref.data(), ref.ld(), ipiv.data()); });
+    }
+    if (r.options.check) res.residual = inverse_residual(A, X);
+    return res;
+}
+
 // The kernel table's counts: trtri and lauum n^3 / 3 each, potri both, poinv potrf's too.
 double order_flops(Kernel kernel, const Case& c) { return kernel_flops(kernel, 0, double(c.n), 0); }
 double potri_flops(const Case& c) { return order_flops(Kernel::Trtri, c) + order_flops(Kernel::Lauum, c); }
+// LAPACK Working Note 41's getri: 4 n^3 / 3, the two triangles' inverses and their product.
+double getri_flops(const Case& c) {
+    return 2 * order_flops(Kernel::Trtri, c) + order_flops(Kernel::Trtrm, c);
+}
 
 // A, the input, X; the vendor's copy; the check's two full matrices and its product
 uint64_t inversion_bytes(const Options& o, const Case& c) {
@@ -103,6 +137,8 @@ const Registered inversion{
     {"poinv", 60, GRAIN_BY_PRECISION(run_poinv),
      [](const Case& c) { return order_flops(Kernel::Potrf, c) + potri_flops(c); }, inversion_bytes, false, false,
      false, grain::Workload::Cholesky},
+    {"getri", 60, GRAIN_BY_PRECISION(run_getri), getri_flops, inversion_bytes, false, false, false,
+     grain::Workload::PivotedLu},
 };
 
 }  // namespace
