@@ -77,6 +77,13 @@ int getrf_nopiv_recursive(int m, int n, T* a, int lda) {
     return info;
 }
 
+// Where line r of a column kernel's tiles (buffers 1..tiles, nb lines each but the last)
+// is: its tile's buffer, and its place there. A row for laswp, a column for colswp.
+std::pair<int, int> line_in_tiles(int r, int nb, int tiles) {
+    const int t = std::min(r / nb, tiles - 1);
+    return {1 + t, r - t * nb};
+}
+
 // The product U L of the two triangles one n x n block holds (U upper, L unit lower, as
 // trtri leaves an LU's factors inverted), in place: halves, as U L's blocks are
 // [U11 L11 + U12 L21, U12 L22; U22 L21, U22 L22], each block read before it is written.
@@ -277,8 +284,8 @@ void laswp(void* buffers[], void* cl_arg) {
         int64_t ld;
     };
     auto row = [&](int r) {
-        const int t = std::min(r / nb, tiles - 1);
-        return Row{data<T>(buffers[1 + t]) + (r - t * nb), dims(buffers[1 + t]).ld};
+        const auto [b, i] = line_in_tiles(r, nb, tiles);
+        return Row{data<T>(buffers[b]) + i, dims(buffers[b]).ld};
     };
     const int* ipiv = pivots(buffers[0]);
     const int count = pivot_count(buffers[0]);
@@ -322,8 +329,8 @@ void colswp(void* buffers[], void* cl_arg) {
     const int nb = dims(buffers[1]).cols;  // every tile of the row but the last
     const int rows = dims(buffers[1]).rows;
     auto column = [&](int c) {
-        const int t = std::min(c / nb, tiles - 1);
-        return data<T>(buffers[1 + t]) + int64_t(c - t * nb) * dims(buffers[1 + t]).ld;
+        const auto [b, j] = line_in_tiles(c, nb, tiles);
+        return data<T>(buffers[b]) + int64_t(j) * dims(buffers[b]).ld;
     };
     const int* ipiv = pivots(buffers[0]);
     for (int i = pivot_count(buffers[0]) - 1; i >= 0; --i) {
