@@ -16,6 +16,8 @@
 // count the program had, so that the program has its cores and its threaded BLAS.
 #include "session.hpp"
 
+#include <grain/lapack.h>
+
 #include <algorithm>
 #include <complex>
 #include <cstddef>
@@ -414,3 +416,10 @@ GRAIN_NORM_SYMBOLS(std::complex<float>, c)
 GRAIN_NORM_SYMBOLS(std::complex<double>, z)
 GRAIN_SYMMETRIC_NORM_SYMBOL(std::complex<float>, c, lanhe, true)
 GRAIN_SYMMETRIC_NORM_SYMBOL(std::complex<double>, z, lanhe, true)
+
+extern "C" int grain_lapack_pin(const void* a, size_t bytes) {
+    return !grain::lapack_api::session_over() && grain::lapack_api::Session::get().pin(a, bytes);
+}
+extern "C" void grain_lapack_unpin(const void* a) {
+    if (!grain::lapack_api::session_over()) grain::lapack_api::Session::get().unpin(a);
+}

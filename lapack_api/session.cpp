@@ -4,6 +4,7 @@
 
 #include <starpu.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstring>
@@ -92,20 +93,8 @@ std::optional<int> Session::call(const std::function<int()>& f) {
     ++inside;
     const int program_threads = openblas_get_num_threads();  // the program may change it between calls
     std::optional<int> info;
-    try {
-        if (!runtime_) {
-            start();
-        } else {
-            starpu_resume();
-        }
-    } catch (const std::exception& e) {
-        // Not a failure where the program's own Runtime started meanwhile.
-        if (!Runtime::active()) {
-            std::fprintf(stderr, "grain_lapack: %s; calls go to the system's LAPACK\n", e.what());
-            failed_ = true;
-        }
-    }
-    if (runtime_) {
+    if (ready()) {
+        starpu_resume();
         openblas_set_num_threads(1);  // one per worker, as the Runtime sets it
         try {
             // grain checks its arguments before it submits anything: if it throws, the
@@ -120,6 +109,45 @@ std::optional<int> Session::call(const std::function<int()>& f) {
     openblas_set_num_threads(program_threads);
     --inside;
     return info;
+}
+
+bool Session::ready() {
+    if (runtime_) return true;
+    try {
+        start();
+        starpu_pause();  // as between calls
+    } catch (const std::exception& e) {
+        // Not a failure where the program's own Runtime started meanwhile.
+        if (!Runtime::active()) {
+            std::fprintf(stderr, "grain_lapack: %s; calls go to the system's LAPACK\n", e.what());
+            failed_ = true;
+        }
+    }
+    return runtime_ != nullptr;
+}
+
+bool Session::pin(const void* address, std::size_t bytes) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (failed_ || over || (!runtime_ && Runtime::active())) return false;
+    ++inside;
+    bool pinned = false;
+    if (ready()) {
+        try {
+            auto p = std::make_unique<Pinned>(address, bytes);
+            pinned = p->pinned();
+            if (pinned) pins_.emplace_back(address, std::move(p));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "grain_lapack: grain_lapack_pin: %s\n", e.what());
+        }
+    }
+    --inside;
+    return pinned;
+}
+
+void Session::unpin(const void* address) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = std::find_if(pins_.begin(), pins_.end(), [&](const auto& p) { return p.first == address; });
+    if (it != pins_.end()) pins_.erase(it);
 }
 
 bool Session::nested() { return inside > 0 || (Runtime::active() && starpu_worker_get_id() >= 0); }
@@ -144,6 +172,7 @@ void Session::start() {
 void Session::end() {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (!runtime_) return;
+    pins_.clear();
     starpu_resume();
     runtime_.reset();
 }

@@ -56,14 +56,20 @@ public:
     // Whether the calling thread is inside grain: a call through grain, or a StarPU worker
     // (a kernel) of any grain Runtime, the session's or the program's own.
     static bool nested();
+    // grain_lapack_pin and grain_lapack_unpin: a program's array kept pinned for the calls
+    // between them, while the session's Runtime lasts (a grain::Pinned each).
+    bool pin(const void* address, std::size_t bytes);
+    void unpin(const void* address);
     ~Session();
 
 private:
     Session() = default;
+    bool ready();  // the Runtime started (by this call or before), under mutex_
     void start();
     void end();
     std::mutex mutex_;
     std::unique_ptr<Runtime> runtime_;
+    std::vector<std::pair<const void*, std::unique_ptr<Pinned>>> pins_;  // ended before runtime_
     bool failed_ = false;
     bool warned_ = false;
 };

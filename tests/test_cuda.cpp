@@ -13,6 +13,7 @@
 #include "recursion/counters.hpp"
 #include "src/base/request_state.hpp"
 #include "src/starpu/codelets.hpp"
+#include "src/starpu/matrix_access.hpp"
 
 namespace grain::test {
 namespace {
@@ -286,6 +287,31 @@ TEST(CudaPinning, ColumnsArePinnedAsRoutinesFirstUseThem) {
         for (int j = 0; j < 4; ++j) EXPECT_TRUE(pinned(column(j))) << "column " << j;
     }
     for (int j = 0; j < 4; ++j) EXPECT_FALSE(pinned(column(j))) << "column " << j;
+}
+
+// A matrix's own storage is pinned from when it is made until it goes; a caller's array in
+// a grain::Pinned from the Pinned's start to its end, and no call unpins it.
+TEST(CudaPinning, OwnStorageAndPinnedArraysStayPinned) {
+    GRAIN_NEED_GPU();
+    const int64_t n = 1500;
+    const double* tile = nullptr;
+    {
+        Matrix<double> tA(n, n, 512);
+        tile = detail::MatrixAccess::storage(tA).tile_data(1, 1);
+        EXPECT_TRUE(pinned(tile)) << "a matrix's own storage, before any call";
+        const Array<double> A = random_array<double>(n, n, Kind::Spd, rng());
+        tA.from_lapack(A.data(), n);
+        ASSERT_EQ(potrf(Uplo::Lower, tA), 0);
+        EXPECT_TRUE(pinned(tile));
+    }
+    Array<double> B = random_array<double>(n, n, Kind::Spd, rng());
+    {
+        const Pinned keep(B.data(), n, n, n);
+        ASSERT_TRUE(keep.pinned());
+        ASSERT_EQ(potrf(Uplo::Lower, n, B.data(), n), 0);
+        EXPECT_TRUE(pinned(B.data() + n * n - 1)) << "a call unpinned an array in a grain::Pinned";
+    }
+    EXPECT_FALSE(pinned(B.data()));
 }
 
 }  // namespace

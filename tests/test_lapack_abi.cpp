@@ -3,6 +3,8 @@
 // program's thread count back; an invalid argument reaches the program's own xerbla_, as
 // LAPACK reports it. ctest runs it with GRAIN_LAPACK_MIN_N=0 and GRAIN_NB=32.
 #include <gtest/gtest.h>
+#include <grain/lapack.h>
+#include <starpu.h>
 
 #include <sys/resource.h>
 
@@ -224,6 +226,28 @@ TEST(LapackAbi, ProgramsOwnRuntimeTakesTheInterfacesPlace) {
         EXPECT_LT(potrf_residual(n, 14), 60);
         EXPECT_TRUE(Runtime::active()) << "the interface's runtime, started again";
     }
+}
+
+// grain_lapack_pin keeps an array pinned for the calls on it where the interface's
+// Runtime has GPUs, and says it pinned nothing where it has none; the calls on the array
+// are right either way, and unpinning twice is harmless.
+TEST(LapackAbi, PinKeepsAnArrayForItsCalls) {
+    const int n = 200;
+    testing::Random rng(15);
+    const Array<double> A = testing::random_array<double>(n, n, Kind::Spd, rng);
+    Array<double> F = A;
+    const int pinned = grain_lapack_pin(F.data(), F.a.size() * sizeof(double));
+    ASSERT_TRUE(Runtime::active()) << "pinning starts the interface's runtime";
+    EXPECT_EQ(pinned, starpu_cuda_worker_get_count() > 0 ? 1 : 0);
+    for (int call = 0; call < 2; ++call) {
+        F = A;
+        int info = -1;
+        dpotrf_("L", &n, F.data(), &n, &info, 1);
+        EXPECT_EQ(info, 0);
+        EXPECT_LT(testing::factor_residual(A, testing::cholesky_product(Uplo::Lower, F)), 60);
+    }
+    grain_lapack_unpin(F.data());
+    grain_lapack_unpin(F.data());
 }
 
 }  // namespace

@@ -186,5 +186,52 @@ TEST_F(PinTasks, PinsOfSeveralMatricesRunOneAtATime) {
     EXPECT_LT(worst, 1e-10 * n);
 }
 
+// A matrix in storage of grain's own is pinned whole when it is made, once: the routines
+// on it pin nothing, and its end unpins it.
+TEST_F(PinTasks, OwnStorageIsPinnedOnceWhenMade) {
+    constexpr int n = 700, tile = 128;
+    const Array<double> A0 = random_array<double>(n, n, Kind::Spd, rng());
+    Array<double> B = random_array<double>(n, 3, Kind::General, rng());
+    {
+        Matrix<double> tA(n, n, tile), tB(n, 3, tile);
+        ASSERT_EQ(pin_log.pins.size(), 2u);
+        EXPECT_EQ(pin_log.pins[0].second, size_t(n) * n * sizeof(double));
+        EXPECT_EQ(pin_log.pins[1].second, size_t(n) * 3 * sizeof(double));
+        tA.from_lapack(A0.data(), n);
+        tB.from_lapack(B.data(), n);
+        ASSERT_EQ(posv(Uplo::Lower, tA, tB), 0);
+        ASSERT_EQ(potri(Uplo::Lower, tA), 0);
+        EXPECT_EQ(pin_log.pins.size(), 2u) << "a routine pinned a matrix that was pinned already";
+        EXPECT_TRUE(pin_log.unpins.empty());
+    }
+    auto pins = pin_log.pins, unpins = pin_log.unpins;
+    std::sort(pins.begin(), pins.end()), std::sort(unpins.begin(), unpins.end());
+    EXPECT_EQ(unpins, pins);
+}
+
+// A caller's array in a grain::Pinned is pinned once, whole; calls on it, or on a part of
+// it, pin nothing more; the Pinned's end unpins it, and calls after it pin again.
+TEST_F(PinTasks, ArrayInAPinnedIsPinnedOnceForEveryCall) {
+    constexpr int n = 600;
+    const Array<double> A0 = random_array<double>(n, n, Kind::Spd, rng());
+    Array<double> A = A0;
+    {
+        const Pinned pinned(A.data(), n, n, A.ld());
+        ASSERT_TRUE(pinned.pinned());
+        ASSERT_EQ(pin_log.pins.size(), 1u);
+        EXPECT_EQ(pin_log.pins[0], std::make_pair(uintptr_t(A.data()), A.a.size() * sizeof(double)));
+        ASSERT_EQ(potrf(Uplo::Lower, n, A.data(), A.ld()), 0);
+        ASSERT_EQ(potri(Uplo::Lower, n, A.data(), A.ld()), 0);
+        ASSERT_EQ(potrf(Uplo::Lower, n - 100, A.data() + 100 + 100 * n, A.ld()), 0);  // a part of it: SPD
+        EXPECT_EQ(pin_log.pins.size(), 1u) << "a call pinned an array in a grain::Pinned";
+        EXPECT_TRUE(pin_log.unpins.empty());
+    }
+    ASSERT_EQ(pin_log.unpins, pin_log.pins);
+    A = A0;
+    ASSERT_EQ(potrf(Uplo::Lower, n, A.data(), A.ld()), 0);
+    EXPECT_GT(pin_log.pins.size(), 1u) << "without the Pinned, the call pins its array";
+    EXPECT_THROW(Pinned(nullptr, 8), grain::invalid_argument);
+}
+
 }  // namespace
 }  // namespace grain::test

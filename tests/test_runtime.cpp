@@ -75,6 +75,47 @@ TEST(Runtime, GpuMemoryLimitLeavesEnvironment) {
     EXPECT_EQ(std::getenv("STARPU_LIMIT_CUDA_MEM"), nullptr);
 }
 
+// The workers per GPU reach StarPU through its variable for starpu_init only, as the
+// module loading does CUDA: the caller's environment is left as it was. Out of range,
+// from the option or a variable, they are refused before StarPU starts.
+TEST(Runtime, GpuWorkersLeaveEnvironment) {
+    ::setenv("STARPU_NWORKER_PER_CUDA", "3", 1);
+    {
+        Runtime runtime;  // from the variable
+        if (runtime.ngpu() == 0) {
+            EXPECT_EQ(runtime.gpu_workers(), 3);
+        } else {
+            EXPECT_EQ(runtime.gpu_workers() * runtime.ngpu(), int(starpu_cuda_worker_get_count()));
+        }
+        EXPECT_STREQ(std::getenv("STARPU_NWORKER_PER_CUDA"), "3");
+        EXPECT_EQ(std::getenv("CUDA_MODULE_LOADING"), nullptr);
+    }
+    ::unsetenv("STARPU_NWORKER_PER_CUDA");
+    {
+        RuntimeOptions options;
+        options.gpu_workers = 2;
+        Runtime runtime(options);
+        if (runtime.ngpu() == 0) {
+            EXPECT_EQ(runtime.gpu_workers(), 2);
+        }
+        EXPECT_EQ(std::getenv("STARPU_NWORKER_PER_CUDA"), nullptr);
+    }
+    for (const int workers : {0, -2, 9}) {
+        RuntimeOptions bad;
+        bad.gpu_workers = workers;
+        EXPECT_THROW(Runtime{bad}, grain::invalid_argument) << workers;
+    }
+    ::setenv("GRAIN_GPU_WORKERS", "9", 1);
+    try {
+        Runtime runtime;
+        ADD_FAILURE() << "a runtime started with 9 workers per GPU";
+    } catch (const grain::invalid_argument& e) {
+        EXPECT_EQ(e.argument(), "GRAIN_GPU_WORKERS");
+    }
+    ::unsetenv("GRAIN_GPU_WORKERS");
+    EXPECT_FALSE(Runtime::active());
+}
+
 // One GPU that may use 32 MiB, against the 72 MB matrices of factor_3000.
 RuntimeOptions one_small_gpu() {
     RuntimeOptions options;

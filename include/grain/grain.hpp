@@ -3,6 +3,7 @@
 #include "distribution.hpp"
 #include "errors.hpp"
 #include "matrix.hpp"
+#include "pinned.hpp"
 #include "pivots.hpp"
 #include "request.hpp"
 #include "routines.hpp"

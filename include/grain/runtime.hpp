@@ -16,6 +16,10 @@ struct RuntimeOptions {
     /// Number of GPU (CUDA) workers; -1: GRAIN_NGPU, else STARPU_NCUDA, else every GPU
     /// visible (none in a build without CUDA kernels, where a positive value is rejected).
     int ngpu = -1;
+    /// StarPU workers per GPU, each with its own CUDA stream, so that the kernels of that
+    /// many tasks run on a GPU at once and transfers overlap them (1 to 8); -1:
+    /// GRAIN_GPU_WORKERS, else STARPU_NWORKER_PER_CUDA, else 1.
+    int gpu_workers = -1;
     /// GPU memory StarPU may use on each GPU, in MiB; -1: GRAIN_GPU_MEMORY, else
     /// STARPU_LIMIT_CUDA_MEM, else all of it.
     int gpu_memory = -1;
@@ -68,7 +72,8 @@ public:
     Runtime& operator=(const Runtime&) = delete;
 
     int ncpu() const { return ncpu_; }
-    int ngpu() const { return ngpu_; }
+    int ngpu() const { return ngpu_; }  ///< GPUs, not their workers
+    int gpu_workers() const { return gpu_workers_; }
     /// Whether this build of grain has GPU kernels.
     static bool has_cuda();
     /// The names RuntimeOptions::sched takes: grain's DARTS policies, then StarPU's.
@@ -117,6 +122,7 @@ public:
 private:
     int ncpu_ = 0;
     int ngpu_ = 0;
+    int gpu_workers_ = 1;
     int gpu_memory_ = -1;
     std::string sched_;
     int saved_blas_threads_ = 1;

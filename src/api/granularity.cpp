@@ -197,7 +197,7 @@ std::vector<Unit> machine_units(bool read_models) {
     const bool alive = Runtime::active() && starpu_is_initialized();
     const int cpus = alive ? int(starpu_cpu_worker_get_count())
                            : int(std::max(1u, std::thread::hardware_concurrency()));
-    const int gpus = alive ? int(starpu_cuda_worker_get_count()) : 0;
+    const int gpus = alive ? gpu_count() : 0;  // a GPU's several workers share its speed
     const int limit = alive && gpus > 0 && cpu_tile_limit() > 0 ? cpu_tile_limit() : tuning::cpu_largest_tile;
     const bool models = alive && read_models;
     std::vector<Unit> units{{cpus, models ? starpu_worker_get_by_type(STARPU_CPU_WORKER, 0) : -1,

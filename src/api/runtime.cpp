@@ -24,6 +24,7 @@
 #include "src/starpu/distributed.hpp"
 #include "src/sched/darts_policy.hpp"
 #include "src/starpu/codelets.hpp"
+#include "src/starpu/column_pins.hpp"
 #include "src/starpu/handles.hpp"
 #include "src/starpu/perf_models.hpp"
 #include "src/starpu/preflight.hpp"
@@ -87,7 +88,7 @@ namespace {
 
 // The options, resolved against the environment and checked before StarPU starts.
 struct Settings {
-    detail::Setting<int> ncpu, ngpu, gpu_memory, window, lp_period, cpu_tile_limit, nopencl;
+    detail::Setting<int> ncpu, ngpu, gpu_workers, gpu_memory, window, lp_period, cpu_tile_limit, nopencl;
     bool nancheck;
     bool distributed;
     detail::Setting<std::string> sched, split;
@@ -120,6 +121,8 @@ bool resolve_nancheck(const char* who, int option) {
 Settings resolve(const RuntimeOptions& o) {
     check_option(o.ncpu == -1 || o.ncpu > 0, "ncpu", o.ncpu, "must be positive, or -1 for the default");
     check_option(o.ngpu >= -1, "ngpu", o.ngpu, "must be >= 0, or -1 for the default");
+    check_option(o.gpu_workers == -1 || (o.gpu_workers > 0 && o.gpu_workers <= detail::max_gpu_workers), "gpu_workers",
+                 o.gpu_workers, "must be from 1 to 8, or -1 for the default");
     check_option(o.gpu_memory == -1 || o.gpu_memory > 0, "gpu_memory", o.gpu_memory,
                  "must be a positive number of MiB, or -1 for the default");
     check_option(o.window >= -1, "window", o.window, "must be >= 0, or -1 for the default");
@@ -135,6 +138,7 @@ Settings resolve(const RuntimeOptions& o) {
     const char* who = "grain::Runtime";
     Settings s{resolve_count(who, o.ncpu, "ncpu", {"GRAIN_NCPU", "STARPU_NCPU"}, -1),
                resolve_count(who, o.ngpu, "ngpu", {"GRAIN_NGPU", "STARPU_NCUDA"}, -1),
+               resolve_count(who, o.gpu_workers, "gpu_workers", {"GRAIN_GPU_WORKERS", "STARPU_NWORKER_PER_CUDA"}, 1),
                resolve_count(who, o.gpu_memory, "gpu_memory", {"GRAIN_GPU_MEMORY", "STARPU_LIMIT_CUDA_MEM"}, -1),
                resolve_count(who, o.window, "window", {"GRAIN_WINDOW"}, -1),  // -1: per worker started
                resolve_count(who, o.lp_period, "lp_period", {"GRAIN_LP_PERIOD"}, detail::default_lp_period),
@@ -153,6 +157,8 @@ Settings resolve(const RuntimeOptions& o) {
         throw invalid_argument(who, s.ngpu.source, std::to_string(s.ngpu.value),
                                "this build of grain has no GPU kernels (configure it with GRAIN_USE_CUDA=ON)");
     if (s.gpu_memory.value == 0) throw invalid_argument(who, s.gpu_memory.source, "0", "must be positive");
+    if (s.gpu_workers.value < 1 || s.gpu_workers.value > detail::max_gpu_workers)
+        throw invalid_argument(who, s.gpu_workers.source, std::to_string(s.gpu_workers.value), "must be from 1 to 8");
     if (s.lp_period.value == 0) throw invalid_argument(who, s.lp_period.source, "0", "must be positive");
     // StarPU would warn about a name it does not know and run its default policy instead.
     const std::vector<std::string> policies = Runtime::sched_policies();
@@ -169,8 +175,9 @@ void start_starpu(const Settings& s) {
     // Where StarPU would abort, a runtime_error. Its default for the CPU workers is one
     // per core at most; an MPI build adds a progress thread.
     const int ncpu = s.ncpu.value > 0 ? s.ncpu.value : int(std::max(1u, std::thread::hardware_concurrency()));
-    detail::check_starpu_can_start(ncpu + std::max(0, s.ngpu.value) + s.nopencl.value + int(s.distributed), ncpu,
-                                   s.nopencl.value > 0);
+    detail::check_starpu_can_start(ncpu + std::max(0, s.ngpu.value) * s.gpu_workers.value + s.nopencl.value +
+                                       int(s.distributed),
+                                   ncpu, s.nopencl.value > 0);
     struct starpu_conf conf;
     starpu_conf_init(&conf);
     // grain resolved the worker counts and the scheduler from its options and from
@@ -189,11 +196,19 @@ void start_starpu(const Settings& s) {
     // starpu_init and put the caller's value back.
     const int limit = s.gpu_memory.value;
     const ScopedVariable limit_variable("STARPU_LIMIT_CUDA_MEM", limit > 0 ? std::to_string(limit) : "");
+    // So are its workers per GPU, each with a stream of its own: kernels of several tasks
+    // then share a GPU, and transfers overlap them.
+    const ScopedVariable workers_variable("STARPU_NWORKER_PER_CUDA", std::to_string(s.gpu_workers.value));
+    // CUDA loads a kernel's module when the kernel first runs, which made the first
+    // tasks of a process many times slower than the next; loaded while StarPU starts
+    // CUDA, no call pays for it. A caller's own CUDA_MODULE_LOADING is kept.
+    const char* loading = std::getenv("CUDA_MODULE_LOADING");
+    const ScopedVariable loading_variable("CUDA_MODULE_LOADING", loading ? loading : "EAGER");
     // Under an MPI launcher (in a build with StarPU-MPI), through StarPU-MPI
     // (RuntimeOptions::distributed).
     const int ret = detail::mpi::start(conf, s.distributed);
     if (ret != 0) throw runtime_error(std::string("grain::Runtime: starpu_init failed: ") + std::strerror(-ret));
-    const int started = int(starpu_cpu_worker_get_count()), ngpu = int(starpu_cuda_worker_get_count());
+    const int started = int(starpu_cpu_worker_get_count()), ngpu = detail::gpu_count();
     if (started == 0 || (s.ngpu.value > 0 && ngpu < s.ngpu.value)) {
         detail::mpi::stop();
         if (started == 0) throw runtime_error("grain::Runtime: StarPU started no CPU worker");
@@ -226,7 +241,8 @@ Runtime::Runtime(const RuntimeOptions& options) {
                             "destroy it first)");
     start_starpu(settings);
     ncpu_ = static_cast<int>(starpu_cpu_worker_get_count());
-    ngpu_ = static_cast<int>(starpu_cuda_worker_get_count());
+    ngpu_ = detail::gpu_count();
+    gpu_workers_ = ngpu_ > 0 ? int(starpu_cuda_worker_get_count()) / ngpu_ : settings.gpu_workers.value;
     gpu_memory_ = settings.gpu_memory.value;
     // The data layer asks the scheduling policy (a DARTS one keeps handles) through hooks.
     detail::open_handle_registry({detail::sched::keeps_handles, detail::sched::forget_data});
@@ -255,6 +271,7 @@ Runtime::~Runtime() {
     const std::vector<detail::HandleOwner*> owners = detail::take_handle_owners();
     starpu_task_wait_for_all();
     for (detail::HandleOwner* owner : owners) owner->runtime_ending();
+    detail::unpin_caller_pins();  // grain::Pinned's, while the GPUs' contexts are there
 #ifdef GRAIN_USE_CUDA
     if (ngpu_ > 0) detail::cuda::stop_workers();
 #endif

@@ -27,6 +27,9 @@ constexpr int window_tasks_per_cpu = 32;
 // tile than 4 GPUs need; doc/results/2026-11-28-sim-window-gpus.md).
 constexpr int window_tasks_per_gpu = 128;
 
+// The most StarPU workers (CUDA streams) a GPU may have (RuntimeOptions::gpu_workers).
+constexpr int max_gpu_workers = 8;
+
 // Default period of the lp split policy, in tasks submitted between two solves.
 constexpr int default_lp_period = 50;
 

@@ -115,4 +115,12 @@ int cpu_tile_limit() { return cpu_limit.load(); }
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 
+int gpu_count() {
+    if (!starpu_is_initialized()) return 0;
+    int gpus = 0;
+    for (unsigned node = 0; node < starpu_memory_nodes_get_count(); ++node)
+        gpus += starpu_node_get_kind(node) == STARPU_CUDA_RAM;
+    return gpus;
+}
+
 }  // namespace grain::detail

@@ -17,4 +17,8 @@ starpu_codelet* codelet(Kernel kernel);
 void set_cpu_tile_limit(int limit);
 int cpu_tile_limit();
 
+// The GPUs StarPU runs workers on (each has RuntimeOptions::gpu_workers of them); 0
+// before it starts.
+int gpu_count();
+
 }  // namespace grain::detail

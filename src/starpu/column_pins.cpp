@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -69,6 +70,16 @@ starpu_codelet* pin_codelet() {
 std::mutex chain_mutex;
 starpu_task* last_pin = nullptr;
 
+// The callers' pinned ranges, by key; guarded by caller_mutex.
+struct CallerPin {
+    int key;
+    uintptr_t address;
+    size_t bytes;
+};
+std::mutex caller_mutex;
+std::vector<CallerPin> caller_pins;
+int last_caller_key = 0;
+
 }  // namespace
 
 bool pin_memory(void* address, size_t bytes) {
@@ -90,7 +101,46 @@ PinState pin_now(PinRange range) {
 bool pin_tasks_possible() { return starpu_cpu_worker_get_count() > 0; }
 
 void set_pin_hooks(const PinHooks* h) { hooks = h; }
-bool pinning_wanted() { return hooks.load() != nullptr || starpu_cuda_worker_get_count() > 0; }
+bool pinning_wanted() {
+    return hooks.load() != nullptr || (starpu_is_initialized() && starpu_cuda_worker_get_count() > 0);
+}
+
+int add_caller_pin(const void* address, size_t bytes) {
+    if (bytes == 0 || !pinning_wanted() || !pin_memory(const_cast<void*>(address), bytes)) return 0;
+    std::lock_guard<std::mutex> lock(caller_mutex);
+    caller_pins.push_back({++last_caller_key, reinterpret_cast<uintptr_t>(address), bytes});
+    return last_caller_key;
+}
+
+void remove_caller_pin(int key) {
+    CallerPin pin{};
+    {
+        std::lock_guard<std::mutex> lock(caller_mutex);
+        const auto it = std::find_if(caller_pins.begin(), caller_pins.end(), [&](const CallerPin& p) { return p.key == key; });
+        if (it == caller_pins.end()) return;  // never pinned, or unpinned at the Runtime's end
+        pin = *it;
+        caller_pins.erase(it);
+    }
+    unpin_memory(reinterpret_cast<void*>(pin.address), pin.bytes);
+}
+
+bool inside_caller_pin(const void* address, size_t bytes) {
+    const auto first = reinterpret_cast<uintptr_t>(address);
+    std::lock_guard<std::mutex> lock(caller_mutex);
+    return std::any_of(caller_pins.begin(), caller_pins.end(), [&](const CallerPin& p) {
+        return first >= p.address && first - p.address <= p.bytes && bytes <= p.bytes - (first - p.address);
+    });
+}
+
+// StarPU unpins through the GPUs' contexts, which go with the Runtime.
+void unpin_caller_pins() {
+    std::vector<CallerPin> pins;
+    {
+        std::lock_guard<std::mutex> lock(caller_mutex);
+        pins.swap(caller_pins);
+    }
+    for (const CallerPin& p : pins) unpin_memory(reinterpret_cast<void*>(p.address), p.bytes);
+}
 
 starpu_task* submit_pin(PinRange range, const std::vector<starpu_data_handle_t>& column,
                         std::atomic<PinState>* state) {

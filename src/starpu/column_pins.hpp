@@ -43,6 +43,15 @@ struct PinHooks {
     void (*unpin)(void* address, std::size_t bytes);
 };
 void set_pin_hooks(const PinHooks* hooks);
-bool pinning_wanted();  // GPUs, or hooks
+bool pinning_wanted();  // a Runtime with GPUs, or hooks
+
+// Arrays a caller keeps pinned across calls (grain::Pinned): a matrix over memory inside
+// one is not pinned again. add_caller_pin pins the range now and gives its key (0 when
+// nothing was pinned: no GPU, or the driver refused); remove_caller_pin unpins it, unless
+// the Runtime's end did already (unpin_caller_pins).
+int add_caller_pin(const void* address, std::size_t bytes);
+void remove_caller_pin(int key);
+bool inside_caller_pin(const void* address, std::size_t bytes);
+void unpin_caller_pins();
 
 }  // namespace grain::detail

@@ -61,6 +61,9 @@ void HostMemory<T>::allocate(size_t bytes) {
         throw runtime_error("grain::Matrix: cannot allocate " + std::to_string(bytes) + " bytes");
     std::memset(memory, 0, bytes);
     owned_ = static_cast<T*>(memory);
+    // Storage of grain's own is pinned once, now, for its life (until the Runtime ends),
+    // so that no routine's time pays for it; a later Runtime pins it at first use.
+    if (pinning_wanted()) pinned_ = pin_memory(owned_, bytes);
 }
 
 template <typename T>
@@ -80,7 +83,8 @@ T* HostMemory<T>::tile(const GridShape& shape, int i, int j) const {
 // whole storage on first use instead.
 template <typename T>
 void HostMemory<T>::plan_pinning(const GridShape& shape) {
-    if (!pinning_wanted() || !base() || bytes(shape) == 0) return;
+    if (pinned_ || !pinning_wanted() || !base() || bytes(shape) == 0) return;
+    if (user_ && inside_caller_pin(base(), bytes(shape))) return;  // grain::Pinned
     const auto by_columns = env_integer("grain::Matrix", {"GRAIN_PIN_COLUMNS"}, 0, 1,
                                         "1: pin a matrix's tile columns as tasks first use them, 0: all of it at once");
     if (!distributed_ && (!by_columns || by_columns->value == 1)) {

@@ -44,11 +44,13 @@ public:
     HostMemory& operator=(const HostMemory&) = delete;
 
     bool over_user_array() const { return user_ != nullptr; }
+    bool pinned() const { return pinned_; }  // whole (storage of its own: from the start)
     // Where tile (i, j) is (null for another process's), and its leading dimension.
     T* tile(const GridShape& shape, int i, int j) const;
     int64_t ld(const GridShape& shape, int i) const { return user_ ? lda_ : shape.tile_rows(i); }
 
-    // With GPUs, the memory is pinned while its tiles are registered: by tile column as
+    // With GPUs, storage of its own is pinned whole from its allocation. A user's array is
+    // pinned while its tiles are registered (unless in a grain::Pinned): by tile column as
     // tasks first use them, each pinned by a task the column's tasks wait for
     // (column_pins.hpp), else whole at once. plan_pinning chooses, at a grid's first use;
     // order_pin(j, column) orders column j's pin before the tasks submitted after it

@@ -85,7 +85,9 @@ template <typename T>
 TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales)
     : scales_(shared(std::move(scales))), shape_(shape_of(m, n, scales_->front())), memory_(shape_),
       handles_(shape_.tiles(), nullptr), children_(handles_.size()),
-      writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {}
+      writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {
+    enlist_if_pinned();
+}
 
 template <typename T>
 TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda)
@@ -105,7 +107,9 @@ TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, const
       memory_(local_tile ? HostMemory<T>(application_tiles(shape_, placement_, local_tile))
                          : HostMemory<T>(shape_, local_tiles(shape_, placement_))),
       handles_(shape_.tiles(), nullptr), children_(handles_.size()),
-      writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {}
+      writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {
+    enlist_if_pinned();
+}
 
 template <typename T>
 TileStorage<T>::TileStorage(starpu_data_handle_t parent, int64_t rows, int64_t cols,
@@ -216,6 +220,12 @@ void TileStorage<T>::enlist() {
     enlist_handle_owner(this);
     enlisted_ = true;
     memory_.plan_pinning(shape_);
+}
+
+// Memory pinned from the start is unpinned when the Runtime ends, used or not.
+template <typename T>
+void TileStorage<T>::enlist_if_pinned() {
+    if (memory_.pinned()) enlist();
 }
 
 template <typename T>

@@ -120,6 +120,7 @@ private:
     void release();
     // The first use of the top level in a Runtime: the Runtime releases it when it ends.
     void enlist();
+    void enlist_if_pinned();
     void register_tile(int i, int j);
 
     std::shared_ptr<const std::vector<int>> scales_;
