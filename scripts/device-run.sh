@@ -23,7 +23,16 @@
 #      zgemm to n = 16384) on the lp ladder, --vendor, $NITER runs each alternating grain
 #      and the vendor, sizes $SIZES; --check where it costs O(n^2) (n >= 32768): table.csv (its medians:
 #      awk -F';' -f scripts/vendor-ratio.awk table.csv);
-#   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB): larger.csv;
+#   5. larger: a potrf on twice the GPU memory it may use (n = 32768, 4 GiB), then in all
+#      of it, 2 runs each (--pinned, --check): larger.csv;
+#   loading: what loading every CUDA module at the start (CUDA_MODULE_LOADING=EAGER,
+#      grain's default) costs the Runtime's start and saves the first runs, against LAZY,
+#      one process each, alternated, no warm-up: loading.txt;
+#   like: grain against the vendor like for like at $LIKE [potrf:16384 getrf_nopiv:16384
+#      getrf:16384 gemm:16384; 32768 does not fit a call]: --pinned and pageable arrays, 1 and 2 StarPU workers
+#      (streams) per GPU, each configuration --checked with a warm-up and $NITER runs; each
+#      row holds the vendor's three times (pinned, pageable, resident): like.csv (its
+#      medians: awk -F';' -f scripts/vendor-ratio.awk like.csv);
 #   suite (not in the default): every test program of the build once, whole,
 #      with the GPU visible: suite.txt (per program its exit code and gtest's summary);
 #   6. splits (not in the default): --split lp against the fixed tiles, potrf and
@@ -37,18 +46,19 @@
 # prio, which sends every kernel size to every worker that can run it. $OPS replaces the
 # table's operations (e.g. OPS=getrf for getrf at n = 32768).
 # Each phase runs under its own time limit ($LIMITS), each table case under CASE_LIMIT, so
-# the later ones still get theirs. Two calls do a loan's work:
-#   bash scripts/device-run.sh                       machine calibrate pinning trace table (16384)
-#   SIZES=32768,49152 LIMITS="table=300 larger=60" bash scripts/device-run.sh table larger
-# and, on a third call, splits (at most 8 files come back from a call: the first call
-# writes 8), with build-device/grain-gpu.tar.xz carried (scripts/pack-gpu-run.sh packs
-# it). Rehearsal without a GPU: REHEARSE=1 OUT=/tmp/out bash scripts/device-run.sh
+# the later ones still get theirs. One call of at most 9 minutes does the GPU issue's
+# measurements (a loan has 15 minutes in all):
+#   bash scripts/device-run.sh                       machine loading like larger
+# and, where a loan has time for a second call, the models and the lp table:
+#   bash scripts/device-run.sh calibrate trace table
+# (at most 8 files come back from a call), with build-device/grain-gpu.tar.xz carried
+# (scripts/pack-gpu-run.sh packs it). Rehearsal without a GPU: REHEARSE=1 OUT=/tmp/out bash scripts/device-run.sh
 # --build build PHASES..., which runs the phases on the CPU build at tiny sizes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=
 if [ "${1:-}" = --build ]; then build=$(cd "$2" && pwd); shift 2; fi
-phases=${*:-machine calibrate pinning trace table}
+phases=${*:-machine loading like larger}
 out=${OUT:?set OUT to the folder the results go to}
 mkdir -p "$out"
 log=$out/device-run.log
@@ -70,7 +80,8 @@ if [ -n "${REHEARSE:-}" ]; then
   export MODEL_HOST=${MODEL_HOST:-grain-rehearsal}
   scales=${SCALES:-256,128,64}
   sizes=${SIZES:-512,1024}
-  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60 pinning=30 suite=600"}
+  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60 pinning=30 suite=600 loading=30 like=120"}
+  like=${LIKE:-potrf:1024 getrf_nopiv:1024 getrf:512 gemm:512} loading_n=512
   case_limit=${CASE_LIMIT:-20}
   larger_n=1024 larger_mem=4 trace_n=1024 core_n=256 split_n=1024 split_scales=256,128,64 pin_n=512
   cut_n=1024 cut_scales=256,128
@@ -84,7 +95,8 @@ else
   export MODEL_HOST=${MODEL_HOST:-$default_host}
   scales=${SCALES:-4096,2048,1024,512,256}
   sizes=${SIZES:-16384}
-  limits=${LIMITS:-"machine=45 calibrate=100 trace=40 table=150 larger=60 splits=300 pinning=120 suite=300"}
+  limits=${LIMITS:-"machine=40 calibrate=100 trace=40 table=150 splits=300 pinning=120 suite=300 loading=40 like=240 larger=150"}
+  like=${LIKE:-potrf:16384 getrf_nopiv:16384 getrf:16384 gemm:16384} loading_n=8192
   case_limit=${CASE_LIMIT:-60}
   larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048 split_n=32768 pin_n=16384
   split_scales=4096,2048,1024,512  # the ladder scripts/bench-splits.sh simulates the H100 with
@@ -184,10 +196,46 @@ for phase in $phases; do
         done
       done
       save_models ;;
+    loading)
+      # One process per mode, alternated: the Runtime's start (the driver's '# GPU 0' line)
+      # and the first runs with no warm-up, which pay for the modules LAZY loads late.
+      for mode in EAGER LAZY EAGER LAZY; do
+        for op in potrf gemm; do
+          echo "# CUDA_MODULE_LOADING=$mode -o $op -n $loading_n --niter 3, no warm-up" >> "$out/loading.txt"
+          t0=$SECONDS
+          CUDA_MODULE_LOADING=$mode run_until "$deadline" "$case_limit" -o $op -n "$loading_n" --scales "$scales" \
+            --split lp --sched "$sched" --niter 3 >> "$out/loading.txt" 2>> "$log"
+          echo "# process: $((SECONDS - t0)) s" >> "$out/loading.txt"
+        done
+      done ;;
+    like)
+      # Per operation, configurations alternated in one round: pinned and pageable arrays,
+      # 1 and 2 workers per GPU. The rows' gpu_workers and pinned columns tell them apart.
+      for entry in $like; do
+        op=${entry%%:*} n=${entry#*:}
+        for workers in 1 2; do
+          for pin in --pinned ""; do
+            if [ -n "$pin" ] && [ -n "${REHEARSE:-}" ]; then say "rehearsal: --pinned needs a GPU, skipped"; continue; fi
+            echo "# grain_testing -o $op -n $n --scales $scales --split lp --sched $sched --gpu-workers $workers $pin --vendor --check --warmup --niter ${NITER:-2}" >> "$out/like.csv"
+            # shellcheck disable=SC2086
+            STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o "$op" -n "$n" --scales "$scales" --split lp \
+              --sched "$sched" --gpu-workers "$workers" $pin --vendor --check --warmup --niter "${NITER:-2}" \
+              >> "$out/like.csv" 2>> "$log"
+          done
+        done
+      done
+      save_models ;;
     larger)
-      # The matrix is larger than the GPU memory grain may use: cuSOLVER cannot run (nan).
-      STARPU_CALIBRATE=1 run_until "$deadline" "$seconds" -o potrf -n "${LARGER_N:-$larger_n}" --scales "$scales" \
-        --split lp --sched "$sched" --gpu-mem "${LARGER_MEM:-$larger_mem}" --vendor --check -v >> "$out/larger.csv" 2>> "$log" ;;
+      # The matrix is twice the GPU memory grain may use (cuSOLVER cannot run: nan), then
+      # the same in all of the GPU's memory, the rate to compare with; alternated.
+      pinned_option=(--pinned); [ -z "${REHEARSE:-}" ] || pinned_option=()
+      for memory in "${LARGER_MEM:-$larger_mem}" all; do
+        limit_option=(); [ "$memory" = all ] || limit_option=(--gpu-mem "$memory")
+        echo "# potrf -n ${LARGER_N:-$larger_n} GPU memory: $memory MiB" >> "$out/larger.csv"
+        STARPU_CALIBRATE=1 run_until "$deadline" "$((seconds / 2))" -o potrf -n "${LARGER_N:-$larger_n}" \
+          --scales "$scales" --split lp --sched "$sched" "${limit_option[@]}" "${pinned_option[@]}" --check \
+          --niter 2 -v >> "$out/larger.csv" 2>> "$log"
+      done ;;
     pinning)
       # A user's matrix pinned tile column by tile column in pin tasks (mode 1,
       # GRAIN_PIN_COLUMNS=1, the default), all of it first (0), or by

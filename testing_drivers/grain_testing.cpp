@@ -5,6 +5,7 @@
 #include <grain/grain.hpp>
 #include <starpu.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +36,7 @@ grain::RuntimeOptions runtime_options(const Options& options) {
     grain::RuntimeOptions r;
     r.ncpu = options.threads;
     r.ngpu = options.gpus;
+    r.gpu_workers = options.gpu_workers;
     r.gpu_memory = options.gpu_memory;
     r.cpu_tile_limit = options.cpu_tile_limit;
     r.sched = options.sched;
@@ -55,7 +57,9 @@ std::string per_process(const std::string& path) {
 // Runs every case niter times, one row each; whether every checked run passed.
 bool run_all(const Options& options, const Operation& operation, std::vector<Case> cases, CsvFile& lp_stats,
              CsvFile& trace) {
+    const auto start = std::chrono::steady_clock::now();
     grain::Runtime runtime(runtime_options(options));
+    [[maybe_unused]] const double start_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // Distributed runs: every process runs every case, and rank 0 alone prints.
     const int ranks = grain::Runtime::ranks();
     if (options.grid_p * options.grid_q != ranks)
@@ -88,8 +92,10 @@ bool run_all(const Options& options, const Operation& operation, std::vector<Cas
     if (runtime.ngpu() > 0) {
         const std::string name = grain::testing::gpu::device_name();
         peak = fp64_peak_gflops(name);
-        std::printf("# GPU 0: %s, FP64 peak on tensor cores %.0f GFlop/s (nan: not in the driver's table)\n",
-                    name.c_str(), *peak);
+        std::printf("# GPU 0: %s, FP64 peak on tensor cores %.0f GFlop/s (nan: not in the driver's table); "
+                    "%d StarPU workers (streams) per GPU; the Runtime started in %.3f s (CUDA_MODULE_LOADING=%s)\n",
+                    name.c_str(), *peak, runtime.gpu_workers(), start_seconds,
+                    std::getenv("CUDA_MODULE_LOADING") ? std::getenv("CUDA_MODULE_LOADING") : "EAGER, grain's default");
     }
 #endif
     const int levels = grain::testing::driver::levels(cases);

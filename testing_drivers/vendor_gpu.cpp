@@ -19,8 +19,6 @@ namespace grain::testing::gpu {
 
 namespace {
 
-constexpr double not_run = std::numeric_limits<double>::quiet_NaN();
-
 // Sizes in bytes, checked: std::length_error where they overflow a size_t.
 size_t plus(size_t a, size_t b) {
     size_t sum = 0;
@@ -108,26 +106,26 @@ void download(T* host, const T* device, int64_t m, int64_t n, int64_t ld) {
           "cudaMemcpy2D");
 }
 
-// Pins a column-major host array for the baseline's lifetime, outside its timing, as
-// grain pins the arrays it registers: both then upload at the bus's pinned speed.
-class PinnedHost {
+// Host arrays pinned for a baseline run, outside its timing, and unpinned together.
+class PinnedSet {
 public:
-    template <typename T>
-    PinnedHost(const T* host, int64_t m, int64_t n, int64_t ld)
-        : p_(const_cast<T*>(host)) {
-        if (m > 0 && n > 0)
-            pin_host(p_, plus(bytes_of<T>(ld, n - 1), bytes_of<T>(m, 1)));
-        else
-            p_ = nullptr;
+    PinnedSet() = default;
+    PinnedSet(const PinnedSet&) = delete;
+    PinnedSet& operator=(const PinnedSet&) = delete;
+    ~PinnedSet() {
+        for (void* p : arrays_) cudaHostUnregister(p);
     }
-    PinnedHost(const PinnedHost&) = delete;
-    PinnedHost& operator=(const PinnedHost&) = delete;
-    ~PinnedHost() {
-        if (p_) cudaHostUnregister(p_);
+    // The m x n column-major array at host (leading dimension ld).
+    template <typename T>
+    void add(const T* host, int64_t m, int64_t n, int64_t ld) {
+        if (m <= 0 || n <= 0) return;
+        void* p = const_cast<T*>(host);
+        pin_host(p, plus(bytes_of<T>(ld, n - 1), bytes_of<T>(m, 1)));
+        arrays_.push_back(p);
     }
 
 private:
-    void* p_;
+    std::vector<void*> arrays_;
 };
 
 template <typename F>
@@ -137,6 +135,23 @@ double timed(F&& f) {
     f();
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The vendor's call three ways (vendor_gpu.hpp): from pageable host arrays, from the
+// same arrays pinned (pin(set) adds them to a PinnedSet, untimed), and alone on operands
+// uploaded before its clock starts.
+template <typename Pin, typename Up, typename Call, typename Down>
+VendorTimes three_ways(Pin pin, Up up, Call call, Down down) {
+    VendorTimes t;
+    t.pageable = timed([&] { up(), call(), down(); });
+    {
+        PinnedSet pinned;
+        pin(pinned);
+        t.pinned = timed([&] { up(), call(), down(); });
+    }
+    up();
+    t.resident = timed(call);
+    return t;
 }
 
 struct Solver {
@@ -155,29 +170,32 @@ struct Solver {
 // potrf and getrf (with or without pivots): upload, ask for workspaces, factor, download
 // the factors and the `pivots` pivot indices (none: 0), as a caller would.
 template <typename T, typename Size, typename Factor>
-double factorization(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib,
-                     int64_t pivots, Size size, Factor factor) {
+VendorTimes factorization(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib,
+                          int64_t pivots, Size size, Factor factor) {
     DeviceMemory memory(memory_mib);
     const size_t bytes = bytes_of<T>(m, n), pivot_bytes = size_t(pivots) * sizeof(int64_t);
-    if (!memory.fits(plus(bytes, pivot_bytes))) return not_run;
+    if (!memory.fits(plus(bytes, pivot_bytes))) return {};
     Solver solver;
     T* d = static_cast<T*>(memory.get(bytes));
     int64_t* d_pivots = pivots ? static_cast<int64_t*>(memory.get(pivot_bytes)) : nullptr;
     std::vector<int64_t> host_pivots(static_cast<size_t>(pivots));
     size_t device_work = 0, host_work = 0;
     check(size(solver, d, &device_work, &host_work), "cusolver bufferSize");
-    if (!memory.fits(plus(bytes, device_work))) return not_run;
+    if (!memory.fits(plus(bytes, device_work))) return {};
     void* work = memory.get(device_work);
     std::vector<char> host(host_work);
     int* info = static_cast<int*>(memory.get(sizeof(int)));
-    const PinnedHost pinned(a, m, n, lda), pinned_result(result, m, n, ldr);
-    return timed([&] {
-        upload(d, a, m, n, lda);
-        check(factor(solver, d, d_pivots, work, device_work, host.data(), host_work, info), "cusolver factorization");
-        download(result, d, m, n, ldr);
-        if (pivots)
-            check(cudaMemcpy(host_pivots.data(), d_pivots, pivot_bytes, cudaMemcpyDeviceToHost), "pivots download");
-    });
+    return three_ways(
+        [&](PinnedSet& p) { p.add(a, m, n, lda), p.add(result, m, n, ldr); }, [&] { upload(d, a, m, n, lda); },
+        [&] {
+            check(factor(solver, d, d_pivots, work, device_work, host.data(), host_work, info),
+                  "cusolver factorization");
+        },
+        [&] {
+            download(result, d, m, n, ldr);
+            if (pivots)
+                check(cudaMemcpy(host_pivots.data(), d_pivots, pivot_bytes, cudaMemcpyDeviceToHost), "pivots download");
+        });
 }
 
 }  // namespace
@@ -189,30 +207,26 @@ std::string device_name() {
 }
 
 template <typename T>
-double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
-            const T* c, int64_t ldc, T* result, int64_t ldr, int64_t memory_mib) {
+VendorTimes gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+                 const T* c, int64_t ldc, T* result, int64_t ldr, int64_t memory_mib) {
     DeviceMemory memory(memory_mib);
     const size_t bytes = plus(plus(bytes_of<T>(m, k), bytes_of<T>(k, n)), bytes_of<T>(m, n));
-    if (!memory.fits(bytes)) return not_run;
+    if (!memory.fits(bytes)) return {};
     T* da = static_cast<T*>(memory.get(bytes_of<T>(m, k)));
     T* db = static_cast<T*>(memory.get(bytes_of<T>(k, n)));
     T* dc = static_cast<T*>(memory.get(bytes_of<T>(m, n)));
     cublasHandle_t handle = nullptr;
     check(cublasCreate(&handle), "cublasCreate");
     std::unique_ptr<cublasContext, decltype(&cublasDestroy)> owner(handle, cublasDestroy);
-    const PinnedHost pinned_a(a, m, k, lda), pinned_b(b, k, n, ldb), pinned_c(c, m, n, ldc),
-        pinned_result(result, m, n, ldr);
-    return timed([&] {
-        upload(da, a, m, k, lda);
-        upload(db, b, k, n, ldb);
-        upload(dc, c, m, n, ldc);
-        check(cublas_gemm(handle, m, n, k, &alpha, da, db, &beta, dc), "cublas gemm");
-        download(result, dc, m, n, ldr);
-    });
+    return three_ways(
+        [&](PinnedSet& p) { p.add(a, m, k, lda), p.add(b, k, n, ldb), p.add(c, m, n, ldc), p.add(result, m, n, ldr); },
+        [&] { upload(da, a, m, k, lda), upload(db, b, k, n, ldb), upload(dc, c, m, n, ldc); },
+        [&] { check(cublas_gemm(handle, m, n, k, &alpha, da, db, &beta, dc), "cublas gemm"); },
+        [&] { download(result, dc, m, n, ldr); });
 }
 
 template <typename T>
-double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
+VendorTimes potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
     const cublasFillMode_t fill = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     return factorization<T>(
         n, n, a, lda, result, ldr, memory_mib, 0,
@@ -228,7 +242,7 @@ double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t l
 
 // LU with partial pivoting, or without (a null pivot array, as grain's getrf_nopiv).
 template <typename T>
-double lu(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib, bool pivoting) {
+VendorTimes lu(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib, bool pivoting) {
     return factorization<T>(
         m, n, a, lda, result, ldr, memory_mib, pivoting ? std::min(m, n) : 0,
         [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
@@ -242,21 +256,21 @@ double lu(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr,
 }
 
 template <typename T>
-double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
+VendorTimes getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
     return lu(m, n, a, lda, result, ldr, memory_mib, false);
 }
 
 template <typename T>
-double getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
+VendorTimes getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
     return lu(m, n, a, lda, result, ldr, memory_mib, true);
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                                    \
-    template double gemm<T>(int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, const T*, \
+    template VendorTimes gemm<T>(int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, const T*, \
                             int64_t, T*, int64_t, int64_t);                                                     \
-    template double potrf<T>(Uplo, int64_t, const T*, int64_t, T*, int64_t, int64_t);                           \
-    template double getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);                   \
-    template double getrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
+    template VendorTimes potrf<T>(Uplo, int64_t, const T*, int64_t, T*, int64_t, int64_t);                           \
+    template VendorTimes getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);                   \
+    template VendorTimes getrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 

@@ -1,14 +1,15 @@
 #pragma once
 // The GPU vendor baselines of grain_testing --vendor on GPU runs: cuBLAS gemm and
-// cuSOLVER potrf / getrf without pivoting, alone on GPU 0, in the driver's process.
-// Each time covers what a caller with host arrays waits for, as grain's does: copying
-// the operands to the GPU, the call, and copying the result back into `result` (ld
-// `ldr`; the operands are left as they are). Host arrays are pinned first, untimed, as
-// grain's copies of them were when grain kept tiles of its own. NaN when the operands do
-// not fit in `memory_mib` (when > 0) or in the GPU's free memory: cuSOLVER cannot run
-// what does not fit, where grain can.
+// cuSOLVER potrf / getrf, alone on GPU 0, in the driver's process. Each is timed three
+// ways (VendorTimes), so that grain is compared like for like: from pinned host arrays,
+// pinned untimed (as grain's with --pinned); from pageable arrays, which the copies
+// stage (as grain's without, which grain pins in its time); and the call alone on
+// operands already on the GPU, the roofline. The host times cover what a caller with
+// host arrays waits for: copying the operands to the GPU, the call, and copying the
+// result back into `result` (ld `ldr`; the operands are left as they are).
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "grain/types.hpp"
@@ -23,15 +24,23 @@ std::string device_name();
 void pin_host(const void* host, size_t bytes);
 void unpin_host(const void* host);
 
+// Seconds; NaN when the operands do not fit in `memory_mib` (when > 0) or in the GPU's
+// free memory: cuSOLVER cannot run what does not fit, where grain can.
+struct VendorTimes {
+    double pinned = std::numeric_limits<double>::quiet_NaN();
+    double pageable = std::numeric_limits<double>::quiet_NaN();
+    double resident = std::numeric_limits<double>::quiet_NaN();
+};
+
 template <typename T>
-double gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+VendorTimes gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
             const T* c, int64_t ldc, T* result, int64_t ldr, int64_t memory_mib);
 template <typename T>
-double potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
+VendorTimes potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
 template <typename T>
-double getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
+VendorTimes getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
 // With partial pivoting; the pivots come back to the host too (in the time).
 template <typename T>
-double getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
+VendorTimes getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
 
 }  // namespace grain::testing::gpu

@@ -44,8 +44,8 @@ Result run_gemm(const Run& r) {
 #ifdef GRAIN_USE_CUDA
     // After the check: cuBLAS's product comes back into grain's, no longer needed.
     if (r.gpu_vendor())
-        res.vendor_time = gpu::gemm(c.m, c.n, c.k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C0.data(),
-                                    C0.ld(), C.data(), C.ld(), r.runtime.gpu_memory());
+        set_vendor(res, gpu::gemm(c.m, c.n, c.k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C0.data(),
+                                    C0.ld(), C.data(), C.ld(), r.runtime.gpu_memory()));
 #endif
     return res;
 }

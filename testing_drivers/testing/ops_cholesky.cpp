@@ -50,7 +50,7 @@ Result run_cholesky(const Run& r) {
                            : factor_residual(f.A, cholesky_product(uplo, f.F));
 #ifdef GRAIN_USE_CUDA
     // After the check: cuSOLVER's factor comes back into grain's, no longer needed.
-    if (gpu_baseline) res.vendor_time = gpu::potrf(uplo, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory());
+    if (gpu_baseline) set_vendor(res, gpu::potrf(uplo, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory()));
 #endif
     return res;
 }

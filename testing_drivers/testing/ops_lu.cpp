@@ -42,7 +42,7 @@ Result run_lu(const Run& r) {
 #ifdef GRAIN_USE_CUDA
     // After the check: cuSOLVER's factors come back into grain's, no longer needed.
     if (gpu_baseline)
-        res.vendor_time = gpu::getrf_nopiv(m, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory());
+        set_vendor(res, gpu::getrf_nopiv(m, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory()));
 #endif
     return res;
 }
@@ -97,7 +97,7 @@ Result run_lu_pivoting(const Run& r) {
 #ifdef GRAIN_USE_CUDA
     // After the check: cuSOLVER's factors come back into grain's, no longer needed.
     if (gpu_baseline)
-        res.vendor_time = gpu::getrf(m, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory());
+        set_vendor(res, gpu::getrf(m, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory()));
 #endif
     return res;
 }

@@ -50,6 +50,8 @@ const char* usage_text =
     "  -P N, -Q N           process grid under mpirun: matrices 2D block-cyclic over P x Q\n"
     "                       processes (P Q = the processes); one result line, from rank 0 [1]\n"
     "      --gpu-mem MB     GPU memory grain may use per GPU [GRAIN_GPU_MEMORY, STARPU_LIMIT_CUDA_MEM, all]\n"
+    "      --gpu-workers N  StarPU workers (CUDA streams) per GPU, 1 to 8\n"
+    "                       [GRAIN_GPU_WORKERS, STARPU_NWORKER_PER_CUDA, 1]\n"
     "      --cpu-tile-limit N  largest tile side a core runs while GPUs run, 0: any\n"
     "                       [GRAIN_CPU_TILE_LIMIT, 1024]\n"
     "      --sched NAME     StarPU's or grain's (darts...) scheduler [GRAIN_SCHED, STARPU_SCHED, prio]\n"
@@ -222,6 +224,8 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
         o.grid_q = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "-g" || arg == "--gpus") {
         o.gpus = parse_number<int>(arg, value(), 0, max_int);
+    } else if (arg == "--gpu-workers") {
+        o.gpu_workers = parse_number<int>(arg, value(), 1, 8);
     } else if (arg == "--gpu-mem") {
         o.gpu_memory = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "--cpu-tile-limit") {

@@ -31,6 +31,7 @@ struct Options {
     int threads = -1;
     int gpus = -1;
     int grid_p = 1, grid_q = 1;  // -P, -Q: process grid of a distributed run (under mpirun)
+    int gpu_workers = -1;
     int gpu_memory = -1;  // MiB
     int cpu_tile_limit = -1;
     std::string sched;

@@ -213,8 +213,9 @@ std::vector<std::string> columns(const Options& options, int levels, bool peak) 
         for (int l = 0; l < levels; ++l) names.push_back(kind + std::to_string(l));
     names.insert(names.end(), {"lp_solves", "lp_median_ms", "lp_max_ms"});
     if (options.vendor) names.insert(names.end(), {"vendor_time", "vendor_gflops"});
-    if (peak) names.push_back("peak");
-    if (peak && options.vendor) names.push_back("vendor_peak");
+    if (peak) names.insert(names.end(), {"gpu_workers", "peak"});
+    if (peak && options.vendor)
+        names.insert(names.end(), {"vendor_peak", "pinned", "vendor_pageable_gflops", "vendor_resident_gflops"});
     if (options.check) names.insert(names.end(), {"residual", "status"});
     names.push_back("info");
     return names;
@@ -238,8 +239,12 @@ std::vector<std::string> row_cells(const Options& options, const Operation& oper
     if (options.vendor) cells.insert(cells.end(), {number(res.vendor_time), number(vendor_gflops)});
     // grain runs on every GPU (and the cores, which the peak leaves out); the vendor on one.
     if (peak_gflops) {
+        cells.push_back(std::to_string(runtime.gpu_workers()));
         cells.push_back(number(gflops / (*peak_gflops * runtime.ngpu())));
-        if (options.vendor) cells.push_back(number(vendor_gflops / *peak_gflops));
+        if (options.vendor)
+            cells.insert(cells.end(), {number(vendor_gflops / *peak_gflops), options.pinned ? "1" : "0",
+                                       number(res.flops / res.vendor_pageable_time * 1e-9),
+                                       number(res.flops / res.vendor_resident_time * 1e-9)});
     }
     if (options.check) cells.insert(cells.end(), {scientific(res.residual), ok ? "SUCCESS" : "FAILED"});
     cells.push_back(std::to_string(res.info));

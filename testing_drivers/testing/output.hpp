@@ -82,8 +82,9 @@ std::unique_ptr<CsvFile> trace_file(const std::string& path);
 void write_trace(CsvFile& file, size_t run, const std::vector<grain::TaskRecord>& tasks, const grain::Statistics& s);
 
 // The table's columns: those of every run (tasks and splits per level for `levels`
-// levels), then those the options add; `peak` adds the rates as fractions of the GPUs'
-// FP64 peak (GPU runs of a CUDA build).
+// levels), then those the options add; `peak` (GPU runs of a CUDA build) adds the rates
+// as fractions of the GPUs' FP64 peak, and with --vendor whether grain's arrays were
+// --pinned and the vendor's rates from pageable arrays and on the GPU alone.
 std::vector<std::string> columns(const Options& options, int levels, bool peak);
 
 // One run's row, iteration iter of case c, in a table of `levels` levels; ok: whether its

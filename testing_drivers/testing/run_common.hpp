@@ -19,6 +19,13 @@
 
 namespace grain::testing::driver {
 
+#ifdef GRAIN_USE_CUDA
+// The GPU vendor's three times: vendor_time is the one from pinned arrays.
+inline void set_vendor(Result& res, const gpu::VendorTimes& t) {
+    res.vendor_time = t.pinned, res.vendor_pageable_time = t.pageable, res.vendor_resident_time = t.resident;
+}
+#endif
+
 // The vendor routines and the checks use one BLAS thread per worker; grain's tasks
 // use one each (the Runtime's setting, restored here).
 class BlasThreads {
@@ -70,18 +77,16 @@ double timed_grain(const Run& r, Result& res, F&& f) {
 // process holds the whole array, from the same seed), which the run's time leaves out, and
 // brings the whole matrix back into it on every process when gather() is called, after
 // the timed call.
-// With --pinned, the array is pinned first, outside the run's time (as the vendor's are),
-// and unpinned after it: grain finds its columns pinned and pins nothing.
+// With --pinned, the array is in a grain::Pinned first, outside the run's time (as the
+// vendor's are pinned), and unpinned after it: grain pins nothing in the call.
 template <typename T>
 grain::Matrix<T> in_place(const Run& r, const Array<T>& x) {
-#ifdef GRAIN_USE_CUDA
     if (r.options.pinned && !r.grid && !x.a.empty()) {
         const double start = starpu_timing_now();
-        gpu::pin_host(x.data(), x.a.size() * sizeof(T));
+        auto pinned = std::make_shared<grain::Pinned>(x.data(), x.m, x.n, x.ld());
         *r.setup_seconds += (starpu_timing_now() - start) * 1e-6;
-        r.gathers->push_back([&x] { gpu::unpin_host(x.data()); });
+        r.gathers->push_back([pinned]() mutable { pinned.reset(); });
     }
-#endif
     if (!r.grid) return grain::Matrix<T>(x.m, x.n, r.c.scales, const_cast<T*>(x.data()), x.ld());
     const double start = starpu_timing_now();
     grain::Matrix<T> M(x.m, x.n, r.c.scales, *r.grid);

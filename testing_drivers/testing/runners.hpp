@@ -26,7 +26,8 @@ struct Result {
     double time = 0, flops = 0;
     grain::Statistics statistics;  // of the timed run
     std::vector<grain::TaskRecord> trace;  // its kernel tasks, with --trace
-    double vendor_time = 0;
+    double vendor_time = 0;  // GPU runs: from pinned arrays (vendor_gpu.hpp)
+    double vendor_pageable_time = 0, vendor_resident_time = 0;  // GPU runs: from pageable arrays; on the GPU alone
     double to_gpu_bytes = 0, from_gpu_bytes = 0;  // moved during grain's run (GPU runs)
     double residual = 0;
     int info = 0;
