@@ -31,8 +31,10 @@
 #   like: grain against the vendor like for like at $LIKE [potrf:16384 getrf_nopiv:16384
 #      getrf:16384 gemm:16384; 32768 does not fit a call]: --pinned and pageable arrays, 1 and 2 StarPU workers
 #      (streams) per GPU, each configuration --checked with a warm-up and $NITER runs; each
-#      row holds the vendor's three times (pinned, pageable, resident): like.csv (its
-#      medians: awk -F';' -f scripts/vendor-ratio.awk like.csv);
+#      row holds the vendor's three times (pinned, pageable, resident), and -v's lines the
+#      submission's cost per task on this machine's cores (the simulator's
+#      GRAIN_SIM_SUBMIT_US): like.csv (its medians: awk -F';' -f scripts/vendor-ratio.awk
+#      like.csv);
 #   suite (not in the default): every test program of the build once, whole,
 #      with the GPU visible: suite.txt (per program its exit code and gtest's summary);
 #   6. splits (not in the default): --split lp against the fixed tiles, potrf and
@@ -202,10 +204,10 @@ for phase in $phases; do
       for mode in EAGER LAZY EAGER LAZY; do
         for op in potrf gemm; do
           echo "# CUDA_MODULE_LOADING=$mode -o $op -n $loading_n --niter 3, no warm-up" >> "$out/loading.txt"
-          t0=$SECONDS
+          t0=$(date +%s.%N)
           CUDA_MODULE_LOADING=$mode run_until "$deadline" "$case_limit" -o $op -n "$loading_n" --scales "$scales" \
             --split lp --sched "$sched" --niter 3 >> "$out/loading.txt" 2>> "$log"
-          echo "# process: $((SECONDS - t0)) s" >> "$out/loading.txt"
+          echo "# process: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s" >> "$out/loading.txt"
         done
       done ;;
     like)
@@ -216,10 +218,10 @@ for phase in $phases; do
         for workers in 1 2; do
           for pin in --pinned ""; do
             if [ -n "$pin" ] && [ -n "${REHEARSE:-}" ]; then say "rehearsal: --pinned needs a GPU, skipped"; continue; fi
-            echo "# grain_testing -o $op -n $n --scales $scales --split lp --sched $sched --gpu-workers $workers $pin --vendor --check --warmup --niter ${NITER:-2}" >> "$out/like.csv"
+            echo "# grain_testing -o $op -n $n --scales $scales --split lp --sched $sched --gpu-workers $workers $pin --vendor --check --warmup --niter ${NITER:-2} -v" >> "$out/like.csv"
             # shellcheck disable=SC2086
             STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o "$op" -n "$n" --scales "$scales" --split lp \
-              --sched "$sched" --gpu-workers "$workers" $pin --vendor --check --warmup --niter "${NITER:-2}" \
+              --sched "$sched" --gpu-workers "$workers" $pin --vendor --check --warmup --niter "${NITER:-2}" -v \
               >> "$out/like.csv" 2>> "$log"
           done
         done

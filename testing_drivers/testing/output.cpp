@@ -258,6 +258,16 @@ void print_details(const Options& options, const Case& c, const Result& res, con
         print_ratios(res.statistics);
         print_lp_time(res.statistics.lp, res.time);
     }
+    // What submitting cost the calling thread per tile task (split or not), the LP's
+    // solves left out: the simulator's GRAIN_SIM_SUBMIT_US (doc/simulation.md).
+    int64_t submitted = 0;
+    for (const auto& levels : res.statistics.counts)
+        for (const grain::TaskCounts& t : levels) submitted += t.submitted;
+    const double submit_us = (res.caller_cpu_seconds * 1e3 - res.statistics.lp.total_cpu_milliseconds) * 1e3;
+    if (submitted > 0)
+        std::printf("# submission: %lld tile tasks, %s us of the calling thread's CPU time each (the LP's solves "
+                    "left out)\n",
+                    static_cast<long long>(submitted), number(submit_us / double(submitted)).c_str());
     if (runtime.ngpu() > 0)
         std::printf("# gpu transfers: %.1f MB to GPUs, %.1f MB from GPUs; %lld tasks left whole on a GPU\n",
                     res.to_gpu_bytes * 1e-6, res.from_gpu_bytes * 1e-6,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <ctime>
 #include <tuple>
 #include <utility>
 
@@ -57,12 +58,22 @@ inline std::pair<double, double> bus_bytes() {
     return {to_gpu, from_gpu};
 }
 
-// Times f, grain's part of a run, and keeps its task counts (and transfers).
+// The calling thread's CPU clock (it does not run while the thread waits).
+inline double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+// Times f, grain's part of a run, and keeps its task counts (and transfers), and the
+// CPU time the calling thread spent in it (submitting tasks; it sleeps while it waits).
 template <typename F>
 double timed_grain(const Run& r, Result& res, F&& f) {
     r.runtime.reset_statistics();
     if (r.runtime.ngpu() > 0) bus_bytes();
+    const double cpu0 = thread_cpu_seconds();
     const double t = timed(f);
+    res.caller_cpu_seconds = thread_cpu_seconds() - cpu0;
     res.statistics = r.runtime.statistics();
     if (r.runtime.ngpu() > 0) std::tie(res.to_gpu_bytes, res.from_gpu_bytes) = bus_bytes();
     res.trace = r.runtime.trace();  // empty unless tracing

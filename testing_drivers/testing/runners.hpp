@@ -29,6 +29,7 @@ struct Result {
     double vendor_time = 0;  // GPU runs: from pinned arrays (vendor_gpu.hpp)
     double vendor_pageable_time = 0, vendor_resident_time = 0;  // GPU runs: from pageable arrays; on the GPU alone
     double to_gpu_bytes = 0, from_gpu_bytes = 0;  // moved during grain's run (GPU runs)
+    double caller_cpu_seconds = 0;  // the calling thread's CPU time in grain's run: submitting
     double residual = 0;
     int info = 0;
 };
