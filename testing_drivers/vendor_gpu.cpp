@@ -120,7 +120,8 @@ public:
     void add(const T* host, int64_t m, int64_t n, int64_t ld) {
         if (m <= 0 || n <= 0) return;
         void* p = const_cast<T*>(host);
-        pin_host(p, plus(bytes_of<T>(ld, n - 1), bytes_of<T>(m, 1)));
+        check(cudaHostRegister(p, plus(bytes_of<T>(ld, n - 1), bytes_of<T>(m, 1)), cudaHostRegisterDefault),
+              "cudaHostRegister");
         arrays_.push_back(p);
     }
 
@@ -273,11 +274,5 @@ VendorTimes getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int6
     template VendorTimes getrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
-
-void pin_host(const void* host, size_t bytes) {
-    check(cudaHostRegister(const_cast<void*>(host), bytes, cudaHostRegisterDefault), "cudaHostRegister");
-}
-
-void unpin_host(const void* host) { check(cudaHostUnregister(const_cast<void*>(host)), "cudaHostUnregister"); }
 
 }  // namespace grain::testing::gpu

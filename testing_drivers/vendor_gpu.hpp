@@ -19,11 +19,6 @@ namespace grain::testing::gpu {
 // GPU 0's name, as CUDA gives it (e.g. "NVIDIA H100 80GB HBM3").
 std::string device_name();
 
-// Pins `bytes` of host memory from `host` for transfers (cudaHostRegister), and unpins
-// it; std::runtime_error where CUDA refuses.
-void pin_host(const void* host, size_t bytes);
-void unpin_host(const void* host);
-
 // Seconds; NaN when the operands do not fit in `memory_mib` (when > 0) or in the GPU's
 // free memory: cuSOLVER cannot run what does not fit, where grain can.
 struct VendorTimes {
