@@ -8,6 +8,7 @@
 #include <ctime>
 #include <deque>
 
+#include "durations.hpp"
 #include "granularity_lp.hpp"
 #include "recursion/tasks.hpp"
 #include "lp_tuning.hpp"
@@ -154,11 +155,11 @@ private:
 
     // Durations per (type, level, unit type) on one worker of the type: the history
     // model's where it has one (a column kernel's: of a one-tile column, as the LP's
-    // kinds are square tiles), else scaled by work from a calibrated level of the same
-    // type and unit, else the unit's flop rate. Models are asked by footprint (a hash
-    // lookup, no registration), and only those of the types the run can submit: asking a
-    // model about a size it has no history for makes StarPU measure the run's tasks of
-    // it (doc/results/tuning-history.md#duration-queries). Counts in the statistics the
+    // kinds are square tiles), else priced from the other levels and kernels
+    // (durations.hpp). Models are asked by footprint (a hash lookup, no registration),
+    // and only those of the types the run can submit: asking a model about a size it has
+    // no history for makes StarPU measure the run's tasks of it
+    // (doc/results/tuning-history.md#duration-queries). Counts in the statistics the
     // durations estimated for kinds the run has submitted.
     void update_durations(const Counters& counters) {
         stats_.uncalibrated = 0;
@@ -166,45 +167,23 @@ private:
         const size_t units = units_.size();
         for (size_t u = 0; u < units; ++u) {
             const int worker = starpu_worker_get_by_type(units_[u].type, 0);
-            for (int t = 0; t < kinds; ++t) {
-                auto at = [&](int l) { return kind(t, l) * units + u; };
-                std::vector<double> measured(static_cast<size_t>(levels_), std::nan(""));
+            auto at = [&](int t, int l) { return kind(t, l) * units + u; };
+            std::vector<double> measured(size_t(kinds * levels_), std::nan(""));
+            for (int t = 0; t < kinds; ++t)
                 for (int l = 0; l < levels_; ++l)
-                    if (calibrated_[at(l)])
-                        measured[size_t(l)] = kernel_seconds_[at(l)];
+                    if (calibrated_[at(t, l)])
+                        measured[kind(t, l)] = kernel_seconds_[at(t, l)];
                     else if (in_run[size_t(t)])
-                        measured[size_t(l)] =
+                        measured[kind(t, l)] =
                             history_duration(Kernel(t), precision_, footprints_[size_t(l)][size_t(t)], worker);
-                int last = -1;  // the finest level with history
-                for (int l = 0; l < levels_; ++l)
-                    if (!std::isnan(measured[size_t(l)])) last = l;
-                const double seconds_per_flop = last < 0 ? 1 / units_[u].estimated_flops
-                                                         : measured[size_t(last)] / kernel_work(Kernel(t), scales_[size_t(last)]);
-                // A kernel whose rate follows another's (the kernel table's rate column)
-                // keeps its ratio to it from level to level, from its last level with
-                // history; without any, on cores, it runs at the other's rate: at the cores'
-                // default rate, under the calibrated kernels', a split panel looked cheaper
-                // than the whole one, which then never ran to be measured
-                // (doc/results/2026-11-29-getrf-lp-panels.md). A GPU's kernel without history
-                // keeps the default rate: cuSOLVER's panel there, with copies and pivots
-                // through the host, is far below cuBLAS's trsm. The lender's durations are
-                // this update's (its row comes first, kernel_table.hpp).
-                const int lender = kernel_info(Kernel(t)).rate_from;
-                auto lender_seconds_per_flop = [&](int l) {
-                    return kernel_seconds_[kind(lender, l) * units + u] / kernel_work(Kernel(lender), scales_[size_t(l)]);
-                };
-                double over_lender = std::nan("");  // seconds per flop over the lender's
-                if (lender >= 0 && last >= 0) over_lender = seconds_per_flop / lender_seconds_per_flop(last);
-                if (lender >= 0 && last < 0 && units_[u].type == STARPU_CPU_WORKER) over_lender = 1;
+            const std::vector<double> priced =
+                priced_durations(measured, scales_, units_[u].estimated_flops, units_[u].type == STARPU_CPU_WORKER);
+            for (int t = 0; t < kinds; ++t)
                 for (int l = 0; l < levels_; ++l) {
-                    calibrated_[at(l)] = !std::isnan(measured[size_t(l)]);
-                    if (!calibrated_[at(l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
-                    const double rate = std::isnan(over_lender) ? seconds_per_flop : over_lender * lender_seconds_per_flop(l);
-                    kernel_seconds_[at(l)] =
-                        calibrated_[at(l)] ? measured[size_t(l)] : rate * kernel_work(Kernel(t), scales_[size_t(l)]);
-                    inputs_.duration[at(l)] = kernel_seconds_[at(l)];
+                    calibrated_[at(t, l)] = !std::isnan(measured[kind(t, l)]);
+                    if (!calibrated_[at(t, l)] && counters.at(Kernel(t), l).submitted > 0) ++stats_.uncalibrated;
+                    kernel_seconds_[at(t, l)] = inputs_.duration[at(t, l)] = priced[kind(t, l)];
                 }
-            }
         }
     }
 

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <vector>
 
+#include "lp/durations.hpp"
 #include "lp/granularity_lp.hpp"
+#include "src/base/kernel_table.hpp"
 
 namespace grain::lp {
 namespace {
@@ -301,6 +305,72 @@ TEST(Lp, UnusableBasisIsReplaced) {
     EXPECT_EQ(lp.failures(), 0);
     GranularityLp fresh;
     EXPECT_NEAR(s.makespan, fresh.solve(in).makespan, 1e-9 * (1 + s.makespan));
+}
+
+
+// The durations the lp policy prices from history (lp/durations.hpp), on a ladder of
+// 1024, 512 and 256 on cores.
+namespace pricing {
+using grain::detail::Kernel;
+const std::vector<int> ladder{1024, 512, 256};
+constexpr double none = std::numeric_limits<double>::quiet_NaN();
+std::vector<double> blank_history() { return std::vector<double>(grain::detail::kernel_count * ladder.size(), none); }
+double& at(std::vector<double>& d, Kernel k, int level) { return d[size_t(k) * ladder.size() + size_t(level)]; }
+double tile_flops(Kernel k, int level) { return grain::detail::kernel_flops(k, ladder[size_t(level)]); }
+}  // namespace pricing
+
+// What history measured is the price.
+TEST(LpPricing, MeasuredDurationsAreKept) {
+    using namespace pricing;
+    std::vector<double> history = blank_history();
+    at(history, Kernel::Gemm, 0) = 0.055, at(history, Kernel::Gemm, 2) = 0.00104;
+    at(history, Kernel::Trtri, 2) = 0.0011;
+    std::vector<double> priced = grain::detail::priced_durations(history, ladder, 30e9, true);
+    EXPECT_EQ(at(priced, Kernel::Gemm, 0), 0.055);
+    EXPECT_EQ(at(priced, Kernel::Gemm, 2), 0.00104);
+    EXPECT_EQ(at(priced, Kernel::Trtri, 2), 0.0011);
+}
+
+// A coarse tile without history is priced at no worse than the best rate the unit
+// showed at that size, not at its kernel's rate on small tiles: a trtri measured only
+// at 256, at a fifth of gemm's rate, would otherwise look as slow per flop at 1024,
+// be split every time, and never be measured whole.
+TEST(LpPricing, CoarseTileWithoutHistoryIsPricedAtTheBestRateThere) {
+    using namespace pricing;
+    std::vector<double> history = blank_history();
+    const double gemm_rate_1024 = 39e9, trtri_rate_256 = 5e9;
+    at(history, Kernel::Gemm, 0) = tile_flops(Kernel::Gemm, 0) / gemm_rate_1024;
+    at(history, Kernel::Gemm, 2) = tile_flops(Kernel::Gemm, 2) / 32e9;
+    at(history, Kernel::Trtri, 2) = tile_flops(Kernel::Trtri, 2) / trtri_rate_256;
+    std::vector<double> priced = grain::detail::priced_durations(history, ladder, 30e9, true);
+    EXPECT_NEAR(at(priced, Kernel::Trtri, 0), tile_flops(Kernel::Trtri, 0) / gemm_rate_1024,
+                1e-12 * at(priced, Kernel::Trtri, 0));
+    // No kernel measured at 512: priced by work from the finest level with history.
+    EXPECT_NEAR(at(priced, Kernel::Trtri, 1), tile_flops(Kernel::Trtri, 1) / trtri_rate_256,
+                1e-12 * at(priced, Kernel::Trtri, 1));
+    // A kernel faster than the best there keeps its own, lower price.
+    at(history, Kernel::Gemm, 0) = tile_flops(Kernel::Gemm, 0) / 1e9;
+    priced = grain::detail::priced_durations(history, ladder, 30e9, true);
+    EXPECT_NEAR(at(priced, Kernel::Trtri, 0), tile_flops(Kernel::Trtri, 0) / trtri_rate_256,
+                1e-12 * at(priced, Kernel::Trtri, 0));
+}
+
+// A panel's LU follows trsm's rate from level to level, from its last level with
+// history; without any, on cores, it runs at trsm's, and on a GPU at the unit's default.
+TEST(LpPricing, PanelFollowsTrsmAcrossLevels) {
+    using namespace pricing;
+    std::vector<double> history = blank_history();
+    at(history, Kernel::Trsm, 0) = tile_flops(Kernel::Trsm, 0) / 32e9;
+    at(history, Kernel::Trsm, 2) = tile_flops(Kernel::Trsm, 2) / 16e9;
+    at(history, Kernel::Getrf, 2) = tile_flops(Kernel::Getrf, 2) / 4e9;
+    std::vector<double> priced = grain::detail::priced_durations(history, ladder, 30e9, true);
+    EXPECT_NEAR(at(priced, Kernel::Getrf, 0), tile_flops(Kernel::Getrf, 0) / 8e9, 1e-9 * at(priced, Kernel::Getrf, 0));
+    at(history, Kernel::Getrf, 2) = none;
+    priced = grain::detail::priced_durations(history, ladder, 30e9, true);
+    EXPECT_NEAR(at(priced, Kernel::Getrf, 0), tile_flops(Kernel::Getrf, 0) / 32e9, 1e-9 * at(priced, Kernel::Getrf, 0));
+    std::vector<double> gpu = blank_history();
+    priced = grain::detail::priced_durations(gpu, ladder, 5e12, false);
+    EXPECT_NEAR(at(priced, Kernel::Getrf, 0), tile_flops(Kernel::Getrf, 0) / 5e12, 1e-9 * at(priced, Kernel::Getrf, 0));
 }
 
 }  // namespace
