@@ -50,7 +50,8 @@ std::vector<double> priced_durations(const std::vector<double>& measured, const 
             // A kernel with a rate of its own is priced no dearer than the unit's best
             // rate at this tile size. Priced from a finer level, a coarse tile looks as
             // slow per flop as a small one, so the LP splits it every time and it never
-            // runs whole to be measured (a trtri of 256 runs at a fifth of one of 1024).
+            // runs whole to be measured
+            // (doc/results/2026-12-03-lp-optimistic-pricing.md).
             // Priced optimistically, a few tasks run whole, StarPU measures them (the
             // LP's queries turn its calibration on), and the solves after that price them
             // from history. A borrowed rate already follows its lender's to coarse tiles.

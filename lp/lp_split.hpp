@@ -4,7 +4,8 @@
 // on a kind (type, level) the last solve gave no task; the LP's inputs are the pending
 // and announced tasks per kind, the tasks one split creates (learned from the algorithms
 // in counting mode) and the kernels' durations (StarPU history models, else scaled by
-// work from a calibrated level, else flop-rate estimates). Each decision adds its kind's
+// work from a calibrated level, else flop-rate estimates, and no dearer than the
+// unit's best measured rate at that tile size: lp/durations.hpp). Each decision adds its kind's
 // target ratio to the kind's credit (at most 1), which carries over solves; a task is
 // split when the credit reaches 1 (or the last solve gave its kind no task), the workers
 // lack ready tasks and, with GPUs, the critical path allows it, and the split spends 1.
