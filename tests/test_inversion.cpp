@@ -72,20 +72,39 @@ TYPED_TEST(Inversion, TrmmAgainstBlas) {
                     }
 }
 
+// garbage_triangle with its triangle's column j scaled by cond^(-j / (n - 1)): T D, D
+// graded from 1 down to 1 / cond, so that T D's condition number is about cond.
+template <typename T>
+Array<T> graded_triangle(int64_t n, Uplo uplo, double cond) {
+    Array<T> A = garbage_triangle<T>(n, uplo);
+    for (int64_t j = 0; j < n; ++j) {
+        const auto d = real_t<T>(std::pow(cond, -double(j) / double(std::max<int64_t>(n - 1, 1))));
+        for (int64_t i = 0; i < n; ++i)
+            if (uplo == Uplo::Lower ? i >= j : i <= j) A(i, j) *= d;
+    }
+    return A;
+}
+
 TYPED_TEST(Inversion, Trtri) {
     using T = TypeParam;
-    for (int64_t n : {1, 7, 16, 35, 67})
-        for (Uplo uplo : uplos)
-            for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
-                SCOPED_TRACE(::testing::Message() << "n=" << n << " uplo=" << char(uplo) << " diag=" << char(diag));
-                const Array<T> A = garbage_triangle<T>(n, uplo);
-                Matrix<T> tA = tiles_of(A, scales());
-                ASSERT_EQ(trtri(uplo, diag, tA), 0);
-                const Array<T> X = to_array(tA);
-                expect_other_triangle_kept(X, A, uplo);
-                const bool unit = diag == Diag::Unit;
-                EXPECT_LT(inverse_residual(from_triangle(A, uplo, false, unit), from_triangle(X, uplo, false, unit)), 60);
-            }
+    std::vector<double> conditions = hard_conditions<T>();
+    conditions.insert(conditions.begin(), 1.0);
+    for (double cond : conditions)
+        for (int64_t n : {1, 7, 16, 35, 67})
+            for (Uplo uplo : uplos)
+                for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+                    if (diag == Diag::Unit && cond > 1) continue;  // a unit diagonal is not graded
+                    SCOPED_TRACE(::testing::Message() << "n=" << n << " uplo=" << char(uplo) << " diag=" << char(diag)
+                                                      << " cond=" << cond);
+                    const Array<T> A = graded_triangle<T>(n, uplo, cond);
+                    Matrix<T> tA = tiles_of(A, scales());
+                    ASSERT_EQ(trtri(uplo, diag, tA), 0);
+                    const Array<T> X = to_array(tA);
+                    expect_other_triangle_kept(X, A, uplo);
+                    const bool unit = diag == Diag::Unit;
+                    EXPECT_LT(inverse_residual(from_triangle(A, uplo, false, unit), from_triangle(X, uplo, false, unit)),
+                              60);
+                }
 }
 
 TYPED_TEST(Inversion, Lauum) {
