@@ -1,72 +1,28 @@
-// CUDA tile kernels on cuBLAS and cuSOLVER, enqueued on the StarPU worker's stream.
+// CUDA tile kernels: the cuSOLVER factorizations here (trtri, lauum, potrf, getrf with
+// and without pivoting, laswp), the cuBLAS products in cuda_blas.hpp; all enqueued on the
+// StarPU worker's stream.
 #include "cuda.hpp"
-
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <cusolverDn.h>
-#include <starpu_cublas_v2.h>
 
 #include <algorithm>
 #include <array>
 #include <complex>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
+
+#include "cuda_blas.hpp"
 
 namespace grain::detail::cuda {
 
-using namespace kernels;
-
 namespace {
 
-[[noreturn]] void fail(const char* what, int status) {
-    // A failing library call inside a worker cannot be reported to the caller; as
-    // StarPU does for its own CUDA errors, say what failed and stop.
-    std::fprintf(stderr, "grain: %s failed with status %d\n", what, status);
-    std::abort();
-}
-void check(cublasStatus_t s, const char* what) { if (s != CUBLAS_STATUS_SUCCESS) fail(what, int(s)); }
-void check(cusolverStatus_t s, const char* what) { if (s != CUSOLVER_STATUS_SUCCESS) fail(what, int(s)); }
-void check(cudaError_t s, const char* what) { if (s != cudaSuccess) fail(what, int(s)); }
-
-// In real precisions cuBLAS takes CUBLAS_OP_C as CUBLAS_OP_T; grain passes T there all the same.
+// cuSOLVER's 64-bit API names the precision by a cudaDataType.
 template <typename T>
-cublasOperation_t cublas(Op op) {
-    if (op == Op::NoTrans) return CUBLAS_OP_N;
-    return op == Op::ConjTrans && scalar_traits<T>::is_complex ? CUBLAS_OP_C : CUBLAS_OP_T;
-}
-cublasFillMode_t cublas(Uplo uplo) { return uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
-cublasSideMode_t cublas(Side side) { return side == Side::Left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
-cublasDiagType_t cublas(Diag diag) { return diag == Diag::Unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT; }
+constexpr cudaDataType data_type();
 
-// grain's scalars as the CUDA libraries type them (std::complex has cuComplex's layout).
-template <typename D, typename T>
-D* dev(T* x) { return reinterpret_cast<D*>(x); }
-template <typename D, typename T>
-const D* dev(const T* x) { return reinterpret_cast<const D*>(x); }
-
-// Precision overloads of the library calls, so the kernels are written once; D is the
-// libraries' type for T.
-#define GRAIN_CUDA_OVERLOADS(T, D, P, TYPE)                                                               \
+// Precision overloads of the cuSOLVER calls; D is the library's type for T.
+#define GRAIN_CUSOLVER_OVERLOADS(T, D, P, TYPE)                                                           \
     template <>                                                                                           \
     constexpr cudaDataType data_type<T>() {                                                               \
         return TYPE;                                                                                      \
-    }                                                                                                     \
-    inline cublasStatus_t trmm(cublasHandle_t h, Side s, Uplo u, Op t, Diag d, int m, int n, T alpha,     \
-                               const T* a, int lda, T* b, int ldb) {                                      \
-        /* cuBLAS's trmm writes C; B as C makes it BLAS's, in place */                                   \
-        return cublas##P##trmm(h, cublas(s), cublas(u), cublas<T>(t), cublas(d), m, n, dev<D>(&alpha),    \
-                               dev<D>(a), lda, dev<D>(b), ldb, dev<D>(b), ldb);                           \
-    }                                                                                                     \
-    inline cublasStatus_t symm(cublasHandle_t h, Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, \
-                               const T* b, int ldb, T beta, T* c, int ldc) {                              \
-        return cublas##P##symm(h, cublas(s), cublas(u), m, n, dev<D>(&alpha), dev<D>(a), lda, dev<D>(b),  \
-                               ldb, dev<D>(&beta), dev<D>(c), ldc);                                       \
-    }                                                                                                     \
-    inline cublasStatus_t syr2k(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, \
-                                const T* b, int ldb, T beta, T* c, int ldc) {                             \
-        return cublas##P##syr2k(h, cublas(u), cublas<T>(t), n, k, dev<D>(&alpha), dev<D>(a), lda,         \
-                                dev<D>(b), ldb, dev<D>(&beta), dev<D>(c), ldc);                           \
     }                                                                                                     \
     inline cusolverStatus_t lauum_work(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, int* lwork) {  \
         return cusolverDn##P##lauum_bufferSize(h, cublas(u), n, dev<D>(a), lda, lwork);                   \
@@ -74,24 +30,6 @@ const D* dev(const T* x) { return reinterpret_cast<const D*>(x); }
     inline cusolverStatus_t lauum(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, T* work, int lwork, \
                                   int* info) {                                                            \
         return cusolverDn##P##lauum(h, cublas(u), n, dev<D>(a), lda, dev<D>(work), lwork, info);          \
-    }                                                                                                     \
-    inline cublasStatus_t gemm(cublasHandle_t h, Op ta, Op tb, int m, int n, int k, T alpha, const T* a,  \
-                               int lda, const T* b, int ldb, T beta, T* c, int ldc) {                     \
-        return cublas##P##gemm(h, cublas<T>(ta), cublas<T>(tb), m, n, k, dev<D>(&alpha), dev<D>(a), lda,  \
-                               dev<D>(b), ldb, dev<D>(&beta), dev<D>(c), ldc);                            \
-    }                                                                                                     \
-    inline cublasStatus_t trsm(cublasHandle_t h, Side s, Uplo u, Op t, Diag d, int m, int n, T alpha,     \
-                               const T* a, int lda, T* b, int ldb) {                                      \
-        return cublas##P##trsm(h, cublas(s), cublas(u), cublas<T>(t), cublas(d), m, n, dev<D>(&alpha),    \
-                               dev<D>(a), lda, dev<D>(b), ldb);                                           \
-    }                                                                                                     \
-    inline cublasStatus_t syrk(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, \
-                               T beta, T* c, int ldc) {                                                   \
-        return cublas##P##syrk(h, cublas(u), cublas<T>(t), n, k, dev<D>(&alpha), dev<D>(a), lda,          \
-                               dev<D>(&beta), dev<D>(c), ldc);                                            \
-    }                                                                                                     \
-    inline cublasStatus_t scal(cublasHandle_t h, int n, T alpha, T* x) {                                  \
-        return cublas##P##scal(h, n, dev<D>(&alpha), dev<D>(x), 1);                                       \
     }                                                                                                     \
     inline cusolverStatus_t potrf_work(cusolverDnHandle_t h, Uplo u, int n, T* a, int lda, int* lwork) {  \
         return cusolverDn##P##potrf_bufferSize(h, cublas(u), n, dev<D>(a), lda, lwork);                   \
@@ -112,57 +50,11 @@ const D* dev(const T* x) { return reinterpret_cast<const D*>(x); }
                                   int incx) {                                                             \
         return cusolverDn##P##laswp(h, n, dev<D>(a), lda, 1, k2, ipiv, incx);                             \
     }
-// cuSOLVER's 64-bit API names the precision by a cudaDataType.
-template <typename T>
-constexpr cudaDataType data_type();
-GRAIN_CUDA_OVERLOADS(float, float, S, CUDA_R_32F)
-GRAIN_CUDA_OVERLOADS(double, double, D, CUDA_R_64F)
-GRAIN_CUDA_OVERLOADS(std::complex<float>, cuComplex, C, CUDA_C_32F)
-GRAIN_CUDA_OVERLOADS(std::complex<double>, cuDoubleComplex, Z, CUDA_C_64F)
-#undef GRAIN_CUDA_OVERLOADS
-
-// C = alpha op(A) op(A)^H + beta C, alpha and beta real; in real precisions it is syrk.
-inline cublasStatus_t herk(cublasHandle_t h, Uplo u, Op t, int n, int k, float alpha, const std::complex<float>* a,
-                           int lda, float beta, std::complex<float>* c, int ldc) {
-    return cublasCherk(h, cublas(u), cublas<std::complex<float>>(t), n, k, &alpha, dev<cuComplex>(a), lda, &beta,
-                       dev<cuComplex>(c), ldc);
-}
-inline cublasStatus_t herk(cublasHandle_t h, Uplo u, Op t, int n, int k, double alpha,
-                           const std::complex<double>* a, int lda, double beta, std::complex<double>* c, int ldc) {
-    return cublasZherk(h, cublas(u), cublas<std::complex<double>>(t), n, k, &alpha, dev<cuDoubleComplex>(a), lda,
-                       &beta, dev<cuDoubleComplex>(c), ldc);
-}
-template <typename T, typename = std::enable_if_t<!scalar_traits<T>::is_complex>>
-cublasStatus_t herk(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, T beta, T* c,
-                    int ldc) {
-    return syrk(h, u, t, n, k, alpha, a, lda, beta, c, ldc);
-}
-
-// hemm and her2k (beta real); symm and syr2k in real precisions.
-#define GRAIN_CUDA_HERMITIAN(T, D, P)                                                                        \
-    inline cublasStatus_t hemm(cublasHandle_t h, Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, \
-                               const T* b, int ldb, T beta, T* c, int ldc) {                                 \
-        return cublas##P##hemm(h, cublas(s), cublas(u), m, n, dev<D>(&alpha), dev<D>(a), lda, dev<D>(b), ldb, \
-                               dev<D>(&beta), dev<D>(c), ldc);                                               \
-    }                                                                                                        \
-    inline cublasStatus_t her2k(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda,  \
-                                const T* b, int ldb, real_t<T> beta, T* c, int ldc) {                        \
-        return cublas##P##her2k(h, cublas(u), cublas<T>(t), n, k, dev<D>(&alpha), dev<D>(a), lda, dev<D>(b), \
-                                ldb, &beta, dev<D>(c), ldc);                                                 \
-    }
-GRAIN_CUDA_HERMITIAN(std::complex<float>, cuComplex, C)
-GRAIN_CUDA_HERMITIAN(std::complex<double>, cuDoubleComplex, Z)
-#undef GRAIN_CUDA_HERMITIAN
-template <typename T, typename = std::enable_if_t<!scalar_traits<T>::is_complex>>
-cublasStatus_t hemm(cublasHandle_t h, Side s, Uplo u, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
-                    T beta, T* c, int ldc) {
-    return symm(h, s, u, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-template <typename T, typename = std::enable_if_t<!scalar_traits<T>::is_complex>>
-cublasStatus_t her2k(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
-                     T beta, T* c, int ldc) {
-    return syr2k(h, u, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
+GRAIN_CUSOLVER_OVERLOADS(float, float, S, CUDA_R_32F)
+GRAIN_CUSOLVER_OVERLOADS(double, double, D, CUDA_R_64F)
+GRAIN_CUSOLVER_OVERLOADS(std::complex<float>, cuComplex, C, CUDA_C_32F)
+GRAIN_CUSOLVER_OVERLOADS(std::complex<double>, cuDoubleComplex, Z, CUDA_C_64F)
+#undef GRAIN_CUSOLVER_OVERLOADS
 
 // What grain keeps per CUDA worker: its cuSOLVER handle on the worker's stream, the
 // device word cuSOLVER writes info into, and a workspace grown to the largest request
@@ -226,73 +118,6 @@ void stop_workers() {
     starpu_cublas_shutdown();
 }
 
-template <typename T>
-void gemm(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
-    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
-    check(gemm(starpu_cublas_get_local_handle(), p.transa, p.transb, c.rows, c.cols, k, p.alpha, data<T>(buffers[0]),
-               a.ld, data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
-          "cublas gemm");
-}
-
-template <typename T>
-void trsm(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
-    check(trsm(starpu_cublas_get_local_handle(), p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha,
-               data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld),
-          "cublas trsm");
-}
-
-template <typename T>
-void trmm(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
-    check(trmm(starpu_cublas_get_local_handle(), p.side, p.uplo, p.transa, p.diag, b.rows, b.cols, p.alpha,
-               data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld),
-          "cublas trmm");
-}
-
-template <typename T>
-void symm(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
-    check(symm(starpu_cublas_get_local_handle(), p.side, p.uplo, c.rows, c.cols, p.alpha, data<T>(buffers[0]), a.ld,
-               data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
-          "cublas symm");
-}
-
-template <typename T>
-void hemm(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
-    check(hemm(starpu_cublas_get_local_handle(), p.side, p.uplo, c.rows, c.cols, p.alpha, data<T>(buffers[0]), a.ld,
-               data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
-          "cublas hemm");
-}
-
-template <typename T>
-void syr2k(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
-    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
-    check(syr2k(starpu_cublas_get_local_handle(), p.uplo, p.transa, c.rows, k, p.alpha, data<T>(buffers[0]), a.ld,
-                data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
-          "cublas syr2k");
-}
-
-// beta is real (her2k's): its imaginary part is zero.
-template <typename T>
-void her2k(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
-    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
-    check(her2k(starpu_cublas_get_local_handle(), p.uplo, p.transa, c.rows, k, p.alpha, data<T>(buffers[0]), a.ld,
-                data<T>(buffers[1]), b.ld, std::real(p.beta), data<T>(buffers[2]), c.ld),
-          "cublas her2k");
-}
-
 // cuSOLVER's trtri, with its device and host workspaces; its info, as LAPACK's, is the
 // first exactly zero diagonal element.
 template <typename T>
@@ -324,27 +149,6 @@ void lauum(void* buffers[], void* cl_arg) {
     check(lauum_work(w.solver, p.uplo, a.rows, x, a.ld, &lwork), "cusolver lauum bufferSize");
     T* work = static_cast<T*>(workspace(w, sizeof(T) * size_t(std::max(lwork, 1))));
     check(lauum(w.solver, p.uplo, a.rows, x, a.ld, work, lwork, w.info), "cusolver lauum");
-}
-
-// alpha and beta are real (herk's): their imaginary parts are zero.
-template <typename T>
-void herk(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), c = dims(buffers[1]);
-    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
-    check(herk(starpu_cublas_get_local_handle(), p.uplo, p.transa, c.rows, k, std::real(p.alpha),
-               data<T>(buffers[0]), a.ld, std::real(p.beta), data<T>(buffers[1]), c.ld),
-          "cublas herk");
-}
-
-template <typename T>
-void syrk(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef a = dims(buffers[0]), c = dims(buffers[1]);
-    const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
-    check(syrk(starpu_cublas_get_local_handle(), p.uplo, p.transa, c.rows, k, p.alpha, data<T>(buffers[0]), a.ld,
-               p.beta, data<T>(buffers[1]), c.ld),
-          "cublas syrk");
 }
 
 // A cuSOLVER factorization of the tile: its workspace size, then the call; its info
@@ -486,24 +290,6 @@ void laswp(void* buffers[], void* cl_arg) {
           "cusolver laswp");
     column_block<T>(buffers, p, block, false);
     check(cudaStreamSynchronize(starpu_cuda_get_local_stream()), "cudaStreamSynchronize");
-}
-
-// Only gemm and syrk with k = 0 scale a tile: one cuBLAS scal per column is enough.
-template <typename T>
-void scale(void* buffers[], void* cl_arg) {
-    const TileArgs<T>& p = args<T>(cl_arg);
-    const TileRef c = dims(buffers[0]);
-    T* x = data<T>(buffers[0]);
-    const cublasHandle_t h = starpu_cublas_get_local_handle();
-    for (int j = 0; j < c.cols; ++j) {
-        const auto [first, last] = scaled_rows(p, j, c.rows);
-        if (last > first) check(scal(h, last - first, p.alpha, x + first + int64_t(j) * c.ld), "cublas scal");
-        if constexpr (scalar_traits<T>::is_complex)
-            if (p.real_diagonal && j < c.rows)  // the imaginary part: the second half of the element
-                check(cudaMemsetAsync(reinterpret_cast<char*>(x + j + int64_t(j) * c.ld) + sizeof(real_t<T>), 0,
-                                      sizeof(real_t<T>), starpu_cuda_get_local_stream()),
-                      "cudaMemsetAsync (diagonal)");
-    }
 }
 
 GRAIN_DEFINE_KERNEL_FUNCTIONS(GRAIN_CUDA_KERNEL)

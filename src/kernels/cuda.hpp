@@ -1,7 +1,7 @@
 #pragma once
-// CUDA tile kernels: StarPU cuda_funcs on cuBLAS (gemm, trsm, syrk, scale) and
-// cuSOLVER (potrf, getrf without pivoting), on the worker's stream, for T = float or
-// double. Built only with GRAIN_USE_CUDA.
+// CUDA tile kernels: StarPU cuda_funcs on cuBLAS (the products, cuda_blas.hpp) and
+// cuSOLVER (the factorizations, cuda.cpp), on the worker's stream, in every precision.
+// Built only with GRAIN_USE_CUDA.
 #include "tile_kernels.hpp"
 
 namespace grain::detail::cuda {
