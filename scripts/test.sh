@@ -53,10 +53,11 @@ cuda_home=${CUDA_HOME:-/usr/local/cuda}
 starpu_cuda=$(bash "$root/scripts/build-starpu.sh" --cuda | tail -1)
 bash "$root/scripts/build.sh" "$root/build-cuda" -DGRAIN_USE_CUDA=ON -DCMAKE_PREFIX_PATH="$starpu_cuda" \
   -DCUDAToolkit_ROOT="$cuda_home" -DGRAIN_TEST_SEEDS=4
-# Without a visible GPU its cores run the Release build's code paths: the split matrix and
-# LAPACK's own tests, run there already, are left out (they run where a GPU is visible).
+# Without a visible GPU its cores run the Release build's code paths: the split matrix,
+# LAPACK's own tests and the placements on cores, run there already, are left out (they
+# run where a GPU is visible).
 cuda_skip='^$'
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || cuda_skip='^(Recursive_.*|LapackApi)$'
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || cuda_skip='^(Recursive_.*|LapackApi|Placements)$'
 (cd "$root/build-cuda" && { ctest -R '^Info$' >/dev/null || true; } &&
   GRAIN_ENV_FUZZ_SECONDS=$variant_fuzz_seconds ctest --output-on-failure -j "$(nproc)" -E "$cuda_skip")
 

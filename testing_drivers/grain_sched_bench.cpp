@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "grain/runtime.hpp"
 #include "src/sched/darts_policy.hpp"
 #include "testing_drivers/sched_scenarios.hpp"
 
@@ -144,12 +145,8 @@ Options parse(int argc, char** argv) {
     if (o.gpus != 1 && o.gpus != 2 && o.gpus != 4) usage("--gpus must be 1, 2 or 4 (the platforms in sim/)");
     if (o.gpu_mem_mb <= 0) usage("--gpu-mem must be positive");
     // StarPU falls back to its default policy on an unknown name: refuse it here instead.
-    for (const auto& name : o.scheds) {
-        bool known = grain::detail::sched::is_darts_policy(name);
-        for (starpu_sched_policy** p = starpu_sched_get_predefined_policies(); *p; ++p)
-            known = known || name == (*p)->policy_name;
-        if (!known) usage("unknown scheduler " + name);
-    }
+    for (const auto& name : o.scheds)
+        if (!grain::Runtime::is_sched_policy(name)) usage("unknown scheduler " + name);
     for (const auto& s : o.scenarios)
         if (s != "2d" && s != "2d-random" && s != "3d" && s != "cholesky" && s != "sparse")
             usage("unknown scenario " + s);

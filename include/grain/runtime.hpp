@@ -23,7 +23,7 @@ struct RuntimeOptions {
     /// GPU memory StarPU may use on each GPU, in MiB; -1: GRAIN_GPU_MEMORY, else
     /// STARPU_LIMIT_CUDA_MEM, else all of it.
     int gpu_memory = -1;
-    /// StarPU scheduling policy, one of Runtime::sched_policies(); empty: GRAIN_SCHED,
+    /// StarPU scheduling policy, one Runtime::is_sched_policy accepts; empty: GRAIN_SCHED,
     /// else STARPU_SCHED, else "prio". Any other name throws grain::invalid_argument.
     std::string sched;
     /// Split policy of the recursive tasks (for matrices with several tile scales):
@@ -76,8 +76,12 @@ public:
     int gpu_workers() const { return gpu_workers_; }
     /// Whether this build of grain has GPU kernels.
     static bool has_cuda();
-    /// The names RuntimeOptions::sched takes: grain's DARTS policies, then StarPU's.
+    /// The names RuntimeOptions::sched takes: grain's DARTS policies and placements
+    /// (doc/scheduling.md), then StarPU's.
     static std::vector<std::string> sched_policies();
+    /// Whether RuntimeOptions::sched takes `name`: one of sched_policies(), or a
+    /// placement with its parameter ("dada:0.5", "owner-load:0.2", "owner-cyclic:2x2").
+    static bool is_sched_policy(const std::string& name);
     /// GPU memory limit per GPU in MiB, -1 for none.
     int gpu_memory() const { return gpu_memory_; }
     const std::string& sched() const { return sched_; }

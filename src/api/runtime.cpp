@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -23,6 +24,7 @@
 #include "src/base/env.hpp"
 #include "src/starpu/distributed.hpp"
 #include "src/sched/darts_policy.hpp"
+#include "src/sched/placement.hpp"
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/column_pins.hpp"
 #include "src/starpu/handles.hpp"
@@ -161,8 +163,13 @@ Settings resolve(const RuntimeOptions& o) {
         throw invalid_argument(who, s.gpu_workers.source, std::to_string(s.gpu_workers.value), "must be from 1 to 8");
     if (s.lp_period.value == 0) throw invalid_argument(who, s.lp_period.source, "0", "must be positive");
     // StarPU would warn about a name it does not know and run its default policy instead.
-    const std::vector<std::string> policies = Runtime::sched_policies();
-    if (std::find(policies.begin(), policies.end(), s.sched.value) == policies.end()) {
+    try {
+        detail::sched::parse_placement(s.sched.value);
+    } catch (const std::invalid_argument& e) {
+        throw invalid_argument(who, s.sched.source, s.sched.value, e.what());
+    }
+    if (!Runtime::is_sched_policy(s.sched.value)) {
+        const std::vector<std::string> policies = Runtime::sched_policies();
         std::string list;
         for (const std::string& name : policies) list += (list.empty() ? "" : ", ") + name;
         throw invalid_argument(who, s.sched.source, s.sched.value, "no such scheduling policy; one of " + list);
@@ -322,8 +329,19 @@ bool Runtime::has_cuda() {
 
 std::vector<std::string> Runtime::sched_policies() {
     std::vector<std::string> names = detail::sched::darts_policy_names();
+    for (const std::string& name : detail::sched::placement_names()) names.push_back(name);
     for (starpu_sched_policy** p = starpu_sched_get_predefined_policies(); *p; ++p) names.push_back((*p)->policy_name);
     return names;
+}
+
+bool Runtime::is_sched_policy(const std::string& name) {
+    try {
+        if (detail::sched::parse_placement(name)) return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+    const std::vector<std::string> names = sched_policies();
+    return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 int Runtime::rank() { return detail::mpi::rank(); }

@@ -12,6 +12,7 @@
 #include "darts_state.hpp"
 #include "darts_tuning.hpp"
 #include "darts_wakes.hpp"
+#include "placement_policy.hpp"
 
 namespace grain::detail::sched {
 
@@ -241,9 +242,10 @@ policy::State* running_darts() {
 
 }  // namespace
 
-bool keeps_handles() { return running_darts() != nullptr; }
+bool keeps_handles() { return running_darts() != nullptr || placement_keeps_handles(); }
 
 void forget_data(const starpu_data_handle_t* handles, size_t count) {
+    placement_forget(handles, count);
     policy::State* s = running_darts();
     if (!s) return;
     std::lock_guard<Mutex> lock(s->mutex);
@@ -263,7 +265,7 @@ void forget_data(const starpu_data_handle_t* handles, size_t count) {
 
 size_t known_handles() {
     policy::State* s = running_darts();
-    if (!s) return 0;
+    if (!s) return placement_known_handles();
     std::lock_guard<Mutex> lock(s->mutex);
     return s->gpu.data_ids.size();
 }

@@ -12,6 +12,8 @@
 #include "darts_policy.hpp"
 #include "darts_state.hpp"
 #include "darts_tuning.hpp"
+#include "placement.hpp"
+#include "placement_policy.hpp"
 #include "src/base/env.hpp"
 
 namespace grain::detail::sched {
@@ -95,6 +97,10 @@ std::vector<std::string> darts_policy_names() {
 std::string select_policy(starpu_conf& conf, const std::string& name) {
     static std::array<starpu_sched_policy, variant_count> policies =
         make_policies(std::make_index_sequence<variant_count>());
+    if (parse_placement(name)) {
+        select_placement(conf, name);
+        return "";
+    }
     const size_t v = variant_index(name);
     if (v == variant_count) {
         conf.sched_policy = nullptr;

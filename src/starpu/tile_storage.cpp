@@ -123,6 +123,11 @@ TileStorage<T>::TileStorage(starpu_data_handle_t parent, int64_t rows, int64_t c
     filter.nchildren = unsigned(handles_.size());
     filter.filter_arg_ptr = &cut_;
     starpu_data_partition_plan(parent_, &filter, handles_.data());
+    // Sub-tiles carry their top-level tile's coordinates: a placement that maps tiles to
+    // GPUs (owner-cyclic) keeps a split tile's pieces with it.
+    int top[2];
+    if (starpu_data_get_coordinates_array(parent_, 2, top) == 2)
+        for (starpu_data_handle_t h : handles_) starpu_data_set_coordinates_array(h, 2, top);
     ++live_plans;
 }
 
@@ -159,6 +164,7 @@ void TileStorage<T>::register_tile(int i, int j) {
                                 static_cast<uint32_t>(local ? tile_ld(i) : tile_rows(i)),
                                 static_cast<uint32_t>(tile_rows(i)), static_cast<uint32_t>(tile_cols(j)), sizeof(T));
     if (distributed()) mpi::register_tile(h, placement_.tag(shape_.index(i, j)), owner(i, j));
+    starpu_data_set_coordinates(h, 2, i, j);  // for placements by tile, and StarPU's traces
     ++live_handles;
 }
 

@@ -157,11 +157,13 @@ std::vector<std::vector<int>> parse_ladders(const std::string& option, const std
 // One of the names grain::Runtime takes (it would refuse any other, once StarPU's
 // workers are about to start).
 std::string parse_sched(const std::string& option, const std::string& text) {
+    if (grain::Runtime::is_sched_policy(text)) return text;
     const std::vector<std::string> names = grain::Runtime::sched_policies();
-    if (std::find(names.begin(), names.end(), text) != names.end()) return text;
     std::string list;
     for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
-    throw usage_error("invalid value '" + text + "' for " + option + ": expected one of " + list);
+    throw usage_error("invalid value '" + text + "' for " + option + ": expected one of " + list +
+                      " (with parameters: dada:ALPHA and dada-cp:ALPHA, ALPHA from 0 to 1; owner-load:SKEW, "
+                      "SKEW >= 0 or inf; owner-cyclic:GPxGQ)");
 }
 
 constexpr int max_int = std::numeric_limits<int>::max();
