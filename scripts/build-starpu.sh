@@ -34,7 +34,8 @@ case $variant in
     [ -x "$cuda_home/bin/nvcc" ] || { echo "build-starpu.sh: no CUDA toolkit at $cuda_home (set CUDA_HOME)" >&2; exit 1; }
     options+=(--disable-opencl --enable-cuda --with-cuda-dir="$cuda_home") ;;
   simgrid)
-    options+=(--disable-opencl --enable-simgrid --disable-cuda) ;;
+    # 8 simulated GPUs (sim/'s largest machines): StarPU 1.3 holds 4 CUDA devices by default.
+    options+=(--disable-opencl --enable-simgrid --disable-cuda --enable-maxcudadev=8) ;;
   opencl)
     options+=(--enable-opencl --disable-cuda) ;;
 esac

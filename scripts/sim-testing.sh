@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# grain_testing on a simulated machine of CPU cores, alone or with 1, 2 or 4 GPUs: StarPU
+# grain_testing on a simulated machine of CPU cores, alone or with 1 to 8 GPUs: StarPU
 # (built with SimGrid) runs no kernel but times each one from the models in sim/ (cores:
 # measured on the 2-core development machine, per tile size; the GPU: a synthetic
 # V100-like model; sim/README.md), on as many simulated cores as asked. What it shows
@@ -8,12 +8,12 @@
 # The models hold the square tiles the calibration ran (256 to 2048): n must be a
 # multiple of the tile size (-b) or of the ladder's largest scale (--scales), else an
 # edge tile has no model and StarPU aborts ("grain_dgemm ... not calibrated").
-# Usage: scripts/sim-testing.sh [--build DIR] [--program PATH] [--machine hybrid|h100|h200] [--gpus 0|1|2|4] --cpus N
+# Usage: scripts/sim-testing.sh [--build DIR] [--program PATH] [--machine hybrid|h100|h200] [--gpus 0|1|2|4|8] --cpus N
 #          GRAIN_TESTING_ARGS...
 #   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh)
 #   PATH: another program of such a build to run instead of grain_testing (a test)
 #   --machine h100: the GPUs and cores of a real H100 machine, in double precision, with
-#     1, 2 or 4 GPUs on their own measured PCIe 5 links (hosts grain-h100-Ngpu, made by
+#     1, 2, 4 or 8 GPUs on their own measured PCIe 5 links (hosts grain-h100-Ngpu, made by
 #     sim/gen_sim_files.cpp from sim/models/grain-h100.tar.gz; tiles 256 to 4096);
 #   --machine h200: the same from a real H200 machine (sim/models/grain-h200.tar.gz); the
 #     default, hybrid, is the V100-like GPUs and the development machine's cores
@@ -36,14 +36,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $cpus in
-  '' | *[!0-9]*) echo "usage: $0 [--build DIR] [--program PATH] [--machine hybrid|h100|h200] [--gpus 0|1|2|4] --cpus N GRAIN_TESTING_ARGS..." >&2; exit 2 ;;
+  '' | *[!0-9]*) echo "usage: $0 [--build DIR] [--program PATH] [--machine hybrid|h100|h200] [--gpus 0|1|2|4|8] --cpus N GRAIN_TESTING_ARGS..." >&2; exit 2 ;;
 esac
 case $machine:$gpus in
   hybrid:0) host=grain-cpu ;;
   hybrid:1 | hybrid:2 | hybrid:4) host=grain-hybrid-${gpus}gpu ;;
-  h100:1 | h100:2 | h100:4 | h200:1 | h200:2 | h200:4) host=grain-$machine-${gpus}gpu ;;
+  h100:1 | h100:2 | h100:4 | h100:8 | h200:1 | h200:2 | h200:4 | h200:8) host=grain-$machine-${gpus}gpu ;;
   hybrid:*) echo "$0: --gpus $gpus: the simulated hybrid machines have 0, 1, 2 or 4 GPUs (sim/README.md)" >&2; exit 2 ;;
-  h100:* | h200:*) echo "$0: --gpus $gpus: the simulated $machine machines have 1, 2 or 4 GPUs (sim/README.md)" >&2; exit 2 ;;
+  h100:* | h200:*) echo "$0: --gpus $gpus: the simulated $machine machines have 1, 2, 4 or 8 GPUs (sim/README.md; 8 needs a StarPU
+     built by scripts/build-starpu.sh --simgrid)" >&2; exit 2 ;;
   *) echo "$0: --machine $machine: hybrid, h100 or h200" >&2; exit 2 ;;
 esac
 if [ "$cpus" -lt 1 ] || [ "$cpus" -gt 64 ]; then

@@ -289,7 +289,7 @@ void write_platform(const std::filesystem::path& path, int gpus, int cpus = ncpu
     std::fclose(f);
 }
 
-// ---- <host>-Ngpu: 64 cores and 1, 2 or 4 GPUs, from a real GPU machine's models ----
+// ---- <host>-Ngpu: 64 cores and 1, 2, 4 or 8 GPUs, from a real GPU machine's models ----
 // MEASURED is the .starpu/sampling folder saved on a GPU machine (scripts/device-run.sh,
 // host grain-h100 or grain-h200, read from its bus files): its cores and its GPU ran
 // grain's double-precision kernels. Every
@@ -462,7 +462,7 @@ void write_measured_machines(const std::filesystem::path& measured, const std::f
         return measured / "codelets" / "45" / (std::string("grain_d") + k.name + "." + from);
     };
     const std::array<Unit, 2> gemm = read_measured(model_path(gpu_kernels[0]));
-    for (int gpus : {1, 2, 4}) {
+    for (int gpus : {1, 2, 4, 8}) {
         const std::string host = from + "-" + std::to_string(gpus) + "gpu";
         write_platform(bus_dir / (host + ".platform.v4.xml"), gpus, cpu_machine_cores, bus);
         write_matrix(bus_dir / (host + ".bandwidth"), gpus, bus.to_gpu_bytes_per_s / 1e6, bus.to_gpu_bytes_per_s / 2e6);
