@@ -210,25 +210,31 @@ int Placement::affine_gpu(const PlacedTask& t, bool writes) const {
 }
 
 std::vector<int> Placement::dada_guess(const std::vector<PlacedTask>& batch, const std::vector<size_t>& order,
-                                       double lambda) const {
+                                       const std::vector<size_t>& by_gain, double lambda) const {
     const int gpus = machine_.gpus, cores = machine_.cores;
     std::vector<double> load = load_;
     std::vector<int> workers(batch.size(), -1);
     const auto time = [&](const PlacedTask& t, int w) {
         return duration(t, w) + (spec_.communication ? transfer_us(t, w) : 0);
     };
-    // Affinity: a task goes to the GPU that holds what it writes while that GPU's load
-    // stays within alpha lambda. Host memory holds every tile at first: counting it
+    // Affinity: a task goes to the GPU that holds what it writes while the work this
+    // phase gives that GPU, after its queue, lasts at most alpha lambda; the area test
+    // below then balances the rest. Host memory holds every tile at first: counting it
     // would keep the first tasks on the cores.
-    if (spec_.alpha > 0)
+    if (spec_.alpha > 0) {
+        std::vector<double> affine(size_t(gpus), 0.0);
         for (size_t i : order) {
             const PlacedTask& t = batch[i];
             const int g = t.gpu_us < infinity ? affine_gpu(t, true) : -1;
-            if (g >= 0 && load[size_t(g)] + time(t, g) <= spec_.alpha * lambda) {
-                load[size_t(g)] += time(t, g);
+            if (g < 0) continue;
+            const double us = time(t, g);
+            if (affine[size_t(g)] + us <= spec_.alpha * lambda) {
+                affine[size_t(g)] += us;
+                load[size_t(g)] += us;
                 workers[i] = g;
             }
         }
+    }
     // The dual approximation: a task too long for lambda on one kind goes to the other;
     // the others by decreasing speed-up to the GPUs while their area fits gpus lambda.
     double gpu_area = 0, cpu_area = 0;
@@ -242,7 +248,7 @@ std::vector<int> Placement::dada_guess(const std::vector<PlacedTask>& batch, con
     // First the tasks that fit only one kind, then the others by decreasing speed-up.
     std::vector<char> decided(batch.size(), 0);
     for (const bool forced : {true, false})
-        for (size_t i : forced ? order : by_speedup(batch)) {
+        for (size_t i : forced ? order : by_gain) {
             if (workers[i] >= 0 || decided[i]) continue;
             const PlacedTask& t = batch[i];
             const double pg = gpu_time(t), pc = cores > 0 ? time(t, gpus) : infinity;
@@ -290,10 +296,11 @@ std::vector<int> Placement::dada(const std::vector<PlacedTask>& batch) {
     // Everything on one worker after the busiest one's queue, on either kind, with every
     // input moved: a guess the test accepts.
     double low = longest, high = busiest + total + longest;
-    std::vector<int> workers = dada_guess(batch, order, high);
+    const std::vector<size_t> by_gain = by_speedup(batch);
+    std::vector<int> workers = dada_guess(batch, order, by_gain, high);
     for (int step = 0; step < 64 && high > 1.01 * low; ++step) {
         const double mid = 0.5 * (low + high);
-        std::vector<int> w = dada_guess(batch, order, mid);
+        std::vector<int> w = dada_guess(batch, order, by_gain, mid);
         if (w.empty()) low = mid;
         else high = mid, workers = std::move(w);
     }

@@ -5,7 +5,7 @@
 //                 that finishes it first, its transfers counted.
 //   dada[:ALPHA]  XKaapi's DADA: a binary search on the makespan guess lambda; for each
 //                 guess an affinity phase (a task goes where the data it writes are, while
-//                 that worker's load stays under ALPHA lambda), then a dual approximation
+//                 the phase's work there lasts at most ALPHA lambda), then a dual approximation
 //                 of the rest (the largest speed-ups on the GPUs up to their share of the
 //                 area, the others on the cores, each set by earliest finish).
 //   dada-cp[:ALPHA]  the same with the transfers a task needs counted in its times.
@@ -101,9 +101,10 @@ private:
     std::vector<int> heft(const std::vector<PlacedTask>& batch);
     std::vector<int> dada(const std::vector<PlacedTask>& batch);
     // One guess of dada: the workers of the batch, or empty if no schedule of length
-    // lambda exists by the dual approximation's test.
+    // lambda exists by the dual approximation's test. `order`: the batch by priority;
+    // `by_gain`: by decreasing speed-up.
     std::vector<int> dada_guess(const std::vector<PlacedTask>& batch, const std::vector<size_t>& order,
-                                double lambda) const;
+                                const std::vector<size_t>& by_gain, double lambda) const;
     int owner_compute(const PlacedTask& t);
     int affine_gpu(const PlacedTask& t, bool writes) const;  // most bytes there, -1 if none
 
