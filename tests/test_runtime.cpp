@@ -379,6 +379,26 @@ TEST(Runtime, UnknownSchedulerIsRefusedListingTheValidOnes) {
     EXPECT_TRUE(Runtime::active());
 }
 
+// A placement takes its parameter in the name; a bad one is refused, saying why, before
+// StarPU starts; a good one is a valid name.
+TEST(Runtime, PlacementParametersAreChecked) {
+    for (const char* name : {"dada:0.3", "dada-cp", "owner-load:inf", "owner-cyclic:1x2", "xkaapi-heft"})
+        EXPECT_TRUE(Runtime::is_sched_policy(name)) << name;
+    for (const char* name : {"dada:1.5", "owner-cyclic:2", "owner-load:x", "xkaapi-heft:1"}) {
+        EXPECT_FALSE(Runtime::is_sched_policy(name)) << name;
+        RuntimeOptions options;
+        options.sched = name;
+        try {
+            Runtime runtime(options);
+            ADD_FAILURE() << name << " accepted";
+        } catch (const grain::invalid_argument& e) {
+            EXPECT_EQ(e.argument(), "sched");
+            EXPECT_EQ(std::string(e.what()).find("no such scheduling policy"), std::string::npos) << e.what();
+        }
+        EXPECT_FALSE(Runtime::active());
+    }
+}
+
 // Sets the variables for its lifetime (nullptr unsets one), then puts back what was there.
 class Environment {
 public:
