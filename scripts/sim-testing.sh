@@ -8,8 +8,8 @@
 # The models hold the square tiles the calibration ran (256 to 2048): n must be a
 # multiple of the tile size (-b) or of the ladder's largest scale (--scales), else an
 # edge tile has no model and StarPU aborts ("grain_dgemm ... not calibrated").
-# Usage: scripts/sim-testing.sh [--build DIR] [--program PATH] [--machine hybrid|h100|h200] [--gpus 0|1|2|4|8] --cpus N
-#          GRAIN_TESTING_ARGS...
+# Usage: scripts/sim-testing.sh [--build DIR] [--program PATH] [--machine hybrid|h100|h200] [--gpus 0|1|2|4|8]
+#          [--predict starpu|link] --cpus N GRAIN_TESTING_ARGS...
 #   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh)
 #   PATH: another program of such a build to run instead of grain_testing (a test)
 #   --machine h100: the GPUs and cores of a real H100 machine, in double precision, with
@@ -17,6 +17,11 @@
 #     sim/gen_sim_files.cpp from sim/models/grain-h100.tar.gz; tiles 256 to 4096);
 #   --machine h200: the same from a real H200 machine (sim/models/grain-h200.tar.gz); the
 #     default, hybrid, is the V100-like GPUs and the development machine's cores
+#   --predict link: StarPU 1.3 predicts a transfer as 2 x (number of GPUs) times its time on
+#     the bus matrix (starpu_transfer_predict assumes one host bus shared by all GPUs);
+#     'link' divides that back out, so that StarPU's dm* policies predict each GPU's own
+#     link as the platform simulates it. The default, starpu, is what StarPU does on a real
+#     machine. grain's placements read the link's bandwidth directly: leave them at starpu
 #   e.g. scripts/sim-testing.sh --cpus 16 -o potrf -n 4096 --scales 2048,1024,512,256 --split lp
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +30,7 @@ driver=
 cpus=
 gpus=0
 machine=hybrid
+predict=starpu
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -32,6 +38,7 @@ while [ $# -gt 0 ]; do
     --cpus) cpus=$2; shift 2 ;;
     --gpus) gpus=$2; shift 2 ;;
     --machine) machine=$2; shift 2 ;;
+    --predict) predict=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -57,4 +64,14 @@ driver=${driver:-$build/testing_drivers/grain_testing}
 models=$(mktemp -d)
 trap 'rm -rf "$models"' EXIT
 cp -r "$root/sim/bus" "$root/sim/codelets" "$models/"
+case $predict in
+  starpu) ;;
+  link)
+    # The MB/s matrix times 2 x GPUs: StarPU's prediction then equals one link's time.
+    matrix=$models/bus/$host.bandwidth
+    awk -v k=$((2 * gpus)) 'NR == 1 || k == 0 { print; next }
+      { for (i = 1; i <= NF; i++) if ($i != "nan") $i = sprintf("%e", $i * k); print }' OFS='\t' \
+      "$matrix" > "$matrix.scaled" && mv "$matrix.scaled" "$matrix" ;;
+  *) echo "$0: --predict $predict: starpu or link" >&2; exit 2 ;;
+esac
 STARPU_HOSTNAME=$host STARPU_PERF_MODEL_DIR=$models STARPU_NCPU=$cpus STARPU_NCUDA=$gpus "$driver" "$@"
