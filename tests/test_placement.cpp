@@ -207,6 +207,12 @@ TEST(Placement, OwnerCyclicFollowsTheGrid) {
             t.data[0].row = m, t.data[0].col = n;
             EXPECT_EQ(p.place({t})[0], (m % 2) * 2 + n % 2);
         }
+    // A task that only reads follows its first input's place on the map.
+    for (int m = 0; m < 4; ++m) {
+        PlacedTask t = task(uint64_t(100 + m), 5, 1, 50 + m, host);
+        t.data[0].writes = false, t.data[0].row = m, t.data[0].col = 1;
+        EXPECT_EQ(p.place({t})[0], (m % 2) * 2 + 1);
+    }
     EXPECT_EQ(Placement(spec("owner-cyclic"), {8, 0}).grid_q(), 4);
     EXPECT_EQ(Placement(spec("owner-cyclic"), {2, 0}).grid_p(), 1);
     EXPECT_EQ(Placement(spec("owner-cyclic:4x1"), {4, 0}).grid_p(), 4);

@@ -327,9 +327,11 @@ int Placement::owner_compute(const PlacedTask& t) {
         }
     int g = -1;
     if (spec_.kind == PlacementKind::OwnerCyclic) {
-        // The user's map: tile (m, n) on GPU (m mod GP) GQ + n mod GQ.
-        if (out && out->row >= 0 && out->col >= 0) g = (out->row % grid_p_) * grid_q_ + out->col % grid_q_;
-        else g = out ? int(out->data) % machine_.gpus : 0;
+        // The user's map: tile (m, n) on GPU (m mod GP) GQ + n mod GQ. A task that writes
+        // nothing goes where the map puts its first input, so that such tasks spread too.
+        const Access* key = out ? out : t.data.empty() ? nullptr : &t.data.front();
+        if (key && key->row >= 0 && key->col >= 0) g = (key->row % grid_p_) * grid_q_ + key->col % grid_q_;
+        else g = key ? int(key->data % machine_.gpus) : 0;
     } else if (out && owner(out->data) >= 0 &&
                ((out->valid >> (1 + owner(out->data))) & 1u || coming(out->data, owner(out->data)))) {
         g = owner(out->data);  // the owner holds it still, or will
