@@ -11,8 +11,10 @@
 #   GRAIN_BENCH_SIZES    ["49152 98304"]
 #   GRAIN_BENCH_GPUS     ["1 2 4 8"] (8 needs the StarPU of scripts/build-starpu.sh --simgrid)
 #   GRAIN_BENCH_MEMS     ["all half"]
-#   GRAIN_BENCH_SCHEDS   ["dmdar darts xkaapi-heft dada dada-cp owner-random owner-load
-#                         owner-load:inf owner-cyclic"]
+#   GRAIN_BENCH_SCHEDS   ["dmdar dmdar-link darts xkaapi-heft dada dada-cp owner-random
+#                         owner-load owner-load:inf owner-cyclic"]; dmdar-link is dmdar with
+#                         transfers predicted at one link's time (sim-testing.sh --predict
+#                         link), where StarPU 1.3 predicts 2 x GPUs times it
 #   GRAIN_BENCH_WINDOWS  submission windows, one run each ["512"]
 #   GRAIN_BENCH_CPUS     simulated cores [8]
 #   GRAIN_BENCH_JOBS     runs at once [2] (simulated time: runs in parallel give the
@@ -26,7 +28,7 @@ out=${2:-$(mktemp -d)}
 [ -x "$build/testing_drivers/grain_testing" ] ||
   { echo "bench-placements.sh: no grain_testing in $build (build with -DGRAIN_SIMULATION=ON)" >&2; exit 1; }
 mkdir -p "$out"
-scheds=${GRAIN_BENCH_SCHEDS:-dmdar darts xkaapi-heft dada dada-cp owner-random owner-load owner-load:inf owner-cyclic}
+scheds=${GRAIN_BENCH_SCHEDS:-dmdar dmdar-link darts xkaapi-heft dada dada-cp owner-random owner-load owner-load:inf owner-cyclic}
 
 # One job per line: op n gpus mem sched window.
 for op in ${GRAIN_BENCH_OPS:-potrf getrf_nopiv gemm}; do
@@ -45,11 +47,12 @@ sort -k2,2nr -k3,3n -o "$out/jobs" "$out/jobs"
 export root build cpus=${GRAIN_BENCH_CPUS:-8}
 run() {
   read -r op n g mem s w <<< "$1"
-  local b=2048 limit=()
+  local b=2048 limit=() predict=starpu sched=$s
   [ "$n" -gt 65536 ] && b=4096
   [ "$mem" = half ] && limit=(--gpu-mem $((n * n * 8 / 2 / 1048576)))
+  [ "$s" = dmdar-link ] && predict=link sched=dmdar
   STARPU_SILENT=1 bash "$root/scripts/sim-testing.sh" --build "$build" --machine h200 --gpus "$g" --cpus "$cpus" \
-    -o "$op" -n "$n" -b "$b" --split none --sched "$s" --window "$w" "${limit[@]}" -v 2>/dev/null |
+    --predict "$predict" -o "$op" -n "$n" -b "$b" --split none --sched "$sched" --window "$w" "${limit[@]}" -v 2>/dev/null |
     awk -F';' -v key="$op $n $g $mem|$s|$w" -f "$root/scripts/splits-line.awk" || true
 }
 export -f run

@@ -21,6 +21,9 @@
 #   GRAIN_BENCH_JOBS   runs at once [nproc]
 #   GRAIN_BENCH_QUICK=1  the two smallest sizes of each figure
 #   GRAIN_BENCH_FIGS   the figures to run ["3 5 6 8 9 10 11 12 13"]
+#   GRAIN_BENCH_EXTRA  more schedulers on every figure, e.g. the other papers' placements
+#                      ("xkaapi-heft dada owner-load owner-cyclic"; doc/scheduling.md) [none]
+#   GRAIN_BENCH_NMAX   the sizes N above it left out [none]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${1:?usage: $0 GRAIN_SCHED_BENCH OUTDIR}
@@ -48,7 +51,9 @@ while IFS='|' read -r fig scenario gpus mem cost sizes scheds _; do
   [[ $figs == *" $fig "* ]] || continue
   # shellcheck disable=SC2086
   [ "${GRAIN_BENCH_QUICK:-0}" = 1 ] && sizes=$(echo $sizes | cut -d' ' -f1-2)
-  for n in $sizes; do for s in $scheds; do
+  for n in $sizes; do
+    [ -n "${GRAIN_BENCH_NMAX:-}" ] && [ "$n" -gt "$GRAIN_BENCH_NMAX" ] && continue
+    for s in $scheds ${GRAIN_BENCH_EXTRA:-}; do
     runs=$reps
     [ -n "${GRAIN_BENCH_SCHEDS:-}" ] && [[ " $GRAIN_BENCH_SCHEDS " != *" $s "* ]] && runs=1
     for r in $(seq "$runs"); do
