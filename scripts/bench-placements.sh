@@ -5,7 +5,9 @@
 # memory unlimited and limited to half of the matrix (A's bytes / 2 per GPU). Tiles: 2048
 # at n = 49152, 4096 at n = 98304 (24 x 24 tiles at both), no splits. Prints every run,
 # then per point each policy's GFlop/s and GB moved to and from the GPUs (medians over the
-# submission windows), its GFlop/s over darts's and over the best policy's.
+# submission windows), its GFlop/s over darts's and over the best policy's. Then the DARTS
+# paper's sets under its conditions with the placements beside DARTS
+# (scripts/bench-sched-paper.sh, into OUTDIR/paper).
 # Usage: scripts/bench-placements.sh [BUILD_SIM_DIR] [OUTDIR]
 #   GRAIN_BENCH_OPS      ["potrf getrf_nopiv gemm"]
 #   GRAIN_BENCH_SIZES    ["49152 98304"]
@@ -19,6 +21,8 @@
 #   GRAIN_BENCH_CPUS     simulated cores [8]
 #   GRAIN_BENCH_JOBS     runs at once [2] (simulated time: runs in parallel give the
 #                        results they give alone)
+#   GRAIN_BENCH_PAPER_FIGS  the DARTS paper's figures to run ["6 11"; "" for none], with
+#                        GRAIN_BENCH_PAPER_NMAX [40] and one run per point
 # The whole table takes hours on 2 cores (the simulation's cost grows with the simulated
 # time: gemm n = 98304 on one GPU simulates 33 s); GRAIN_BENCH_SIZES=49152 about 15 minutes.
 set -euo pipefail
@@ -63,4 +67,13 @@ cat "$out/runs"
 echo
 echo "# per point (op n GPUs memory): GFlop/s, GB to+from the GPUs, GFlop/s over darts's, over the best's"
 awk -F'|' -f "$root/scripts/placements-summary.awk" "$out/runs" | tee "$out/summary"
+
+figs=${GRAIN_BENCH_PAPER_FIGS-6 11}
+if [ -n "$figs" ]; then
+  echo
+  echo "# the DARTS paper's sets under its conditions (tasks that only read), the placements beside DARTS"
+  GRAIN_BENCH_FIGS=$figs GRAIN_BENCH_REPS=1 GRAIN_BENCH_NMAX=${GRAIN_BENCH_PAPER_NMAX:-40} \
+    GRAIN_BENCH_EXTRA="xkaapi-heft dada owner-random owner-load owner-cyclic" GRAIN_BENCH_JOBS=${GRAIN_BENCH_JOBS:-2} \
+    bash "$root/scripts/bench-sched-paper.sh" "$build/testing_drivers/grain_sched_bench" "$out/paper"
+fi
 echo "# results in $out"
