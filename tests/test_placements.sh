@@ -13,9 +13,11 @@ runs=0
 for sched in $placements; do
   for split in $splits; do
     for op in potrf getrf_nopiv getrf gemm; do
-      if ! out=$("$testing" -o "$op" -n 333 --scales 96,48,24 --split "$split" --sched "$sched" --check 2>&1); then
-        echo "$out" | tail -5
-        echo "FAILED: $op under --sched $sched --split $split"
+      out=$("$testing" -o "$op" -n 333 --scales 96,48,24 --split "$split" --sched "$sched" --check 2>&1) && rc=0 || rc=$?
+      if [ "$rc" -ne 0 ]; then
+        # The exit status says how it ended: above 128, killed by signal status - 128.
+        echo "$out" | tail -20
+        echo "FAILED: $op under --sched $sched --split $split (exit status $rc)"
         exit 1
       fi
       echo "$out" | grep -q ";SUCCESS;" || { echo "$out" | tail -5; echo "FAILED: no SUCCESS row ($op, $sched, $split)"; exit 1; }

@@ -189,8 +189,9 @@ int push(starpu_task* task) {
         wakes.pick(s, true);
         if (for_cores) wakes.pick(s, false);
     }
-    s.mutex.unlock();
+    // Before the unlock: from then on a worker may pop, run and free the task.
     starpu_push_task_end(task);
+    s.mutex.unlock();
     wakes.wake();
     return 0;
 }

@@ -164,8 +164,9 @@ int push(starpu_task* task) {
     // One idle worker comes to place the batch (and whoever gets its tasks).
     for (size_t w = 0; w < s.idle.size() && wake < 0; ++w)
         if (s.idle[w] && s.queue_of_worker[w] >= 0) s.idle[w] = 0, wake = int(w);
-    s.mutex.unlock();
+    // Before the unlock: from then on a worker may pop, run and free the task.
     starpu_push_task_end(task);
+    s.mutex.unlock();
     if (wake >= 0) starpu_wake_worker_relax_light(wake);
     return 0;
 }
