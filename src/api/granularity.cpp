@@ -48,10 +48,10 @@ struct Unit {
     double move_seconds_per_byte = 0;
 };
 
-// Seconds of each kernel on one worker of a unit, on the candidate tile sides: the kernel's
-// prior (a rate growing with the tile, granularity_tuning.hpp), corrected by what its
-// history says of that prior on the sides it has history for, else by what gemm's says
-// (the machine's speed). The history decides how fast each kernel runs here, the prior's
+// Seconds of each kernel on one worker of a unit, on any tile side: the kernel's prior (a
+// rate growing with the tile, granularity_tuning.hpp), corrected by what its history says
+// of that prior on the candidate sides it has history for, else by what gemm's says (the
+// machine's speed). The history decides how fast each kernel runs here, the prior's
 // shape how that changes with the tile: a model keys its history by tile size alone, so
 // each size's mixes calls of other shapes and leading dimensions, and taken as it is it
 // would set a size with history apart from its neighbours without.
@@ -80,19 +80,16 @@ public:
     }
     const std::vector<int>& sides() const { return sides_; }
     bool has_history(Kernel kernel, size_t side) const { return has_history_[size_t(kernel)][side]; }
-    double seconds(Kernel kernel, size_t side) const {
-        return prior(kernel, sides_[side]) * correction_[size_t(kernel)];
-    }
+    double seconds(Kernel kernel, double nb) const { return prior(kernel, nb) * correction_[size_t(kernel)]; }
     // The seconds of one tile's move from a worker to another.
-    double move(size_t side) const {
-        const double nb = double(sides_[side]);
+    double move(double nb) const {
         const double bytes = nb * nb * with_precision(precision_, [](auto z) { return double(sizeof(z)); });
         return bytes * unit_.move_seconds_per_byte;
     }
 
 private:
-    double prior(Kernel kernel, int nb) const {
-        const double side = double(nb), h = unit_.half_tile;
+    double prior(Kernel kernel, double side) const {
+        const double h = unit_.half_tile;
         const double rate = unit_.rate * side * side / (side * side + h * h);
         return kernel_work(kernel, side) *
                with_precision(precision_, [](auto z) { return scalar_traits<decltype(z)>::flop_weight; }) / rate;
@@ -119,12 +116,12 @@ struct Step {
     double diagonal_kernel = 0;  // where the chain starts
 };
 
-Step step_of(Workload workload, const Prices& prices, size_t side, double tiles, double diagonal, double trailing) {
-    const auto price = [&](Kernel kernel) { return prices.seconds(kernel, side); };
+Step step_of(Workload workload, const Prices& prices, double nb, double tiles, double diagonal, double trailing) {
+    const auto price = [&](Kernel kernel) { return prices.seconds(kernel, nb); };
     const double m = trailing, d = diagonal, gemm = price(Kernel::Gemm), trsm = price(Kernel::Trsm);
     const double next = std::min(1.0, m);  // the tile the chain's solve and update are on
     const double c = std::ceil(m), across = std::ceil(tiles);  // tiles, edge ones included
-    const double moves = next > 0 ? 2 * prices.move(side) : 0;
+    const double moves = next > 0 ? 2 * prices.move(nb) : 0;
     switch (workload) {
         case Workload::Product: return {across * across, d * tiles * tiles * gemm, d * gemm};
         case Workload::Cholesky: {
@@ -139,7 +136,6 @@ Step step_of(Workload workload, const Prices& prices, size_t side, double tiles,
         case Workload::PivotedLu: {
             // The panel is a column of (m + d) tiles, d wide; its history is of a one-tile
             // column, from which another is priced by its flops.
-            const double nb = prices.sides()[side];
             const double panel = price(Kernel::Getrf) * kernel_flops(Kernel::Getrf, (m + d) * nb, d * nb, 0) /
                                  kernel_flops(Kernel::Getrf, nb);
             const double swaps = price(Kernel::Laswp) * (m + d);
@@ -154,41 +150,70 @@ Step step_of(Workload workload, const Prices& prices, size_t side, double tiles,
 // step after step, the longer of the step's work shared among the workers and the chain
 // the next step waits for, plus what each task costs its worker; the first diagonal kernel
 // runs alone.
-double estimated_seconds(Workload workload, int64_t n, const Unit& unit, const Prices& prices, size_t side) {
-    const double p = double(unit.workers), tiles = double(n) / double(prices.sides()[side]);
+double estimated_seconds(Workload workload, int64_t n, const Unit& unit, const Prices& prices, int nb) {
+    const double p = double(unit.workers), tiles = double(n) / double(nb);
     double seconds = 0, tasks = 0;
     for (double k = 0; k < tiles; ++k) {
         const Step step =
-            step_of(workload, prices, side, tiles, std::min(1.0, tiles - k), std::max(0.0, tiles - k - 1));
+            step_of(workload, prices, nb, tiles, std::min(1.0, tiles - k), std::max(0.0, tiles - k - 1));
         seconds += std::max(step.work / p, step.chain) + (k == 0 ? (1 - 1 / p) * step.diagonal_kernel : 0);
         tasks += step.tasks;
     }
     return seconds + tasks * unit.task_seconds / p;
 }
 
-// The tile side of the least estimated time among the unit's candidates; one tile of the
-// whole order where that is smaller than every candidate or wins.
+// The candidate side that cuts a call of order n into two tiles a side or more at the least
+// estimated time per flop, each side priced on the multiple of it nearest n (-1 where none
+// cuts). Where a side does not divide the order, its last steps are short, and priced on n
+// itself neighbouring sides of nearly the same speed would take turns as the best.
+int best_cut(Workload workload, int64_t n, const Unit& unit, const Prices& prices) {
+    int best = -1;
+    double least = std::numeric_limits<double>::infinity();
+    for (int nb : prices.sides()) {
+        if (2 * int64_t(nb) > n) break;
+        const int64_t order = std::llround(double(n) / nb) * nb;
+        const double seconds = estimated_seconds(workload, order, unit, prices, nb) / std::pow(double(order), 3);
+        if (seconds < least) least = seconds, best = nb;
+    }
+    return best;
+}
+
+// The unit's tile for a call of order n: one tile of the whole order where it fits and
+// its estimate is least; else the largest best cut of the orders of a geometric grid up to
+// n, so that a larger call never gets a smaller tile.
 int best_tile(Workload workload, int64_t n, const Unit& unit, char precision) {
     std::vector<int> sides;
     for (int nb : tuning::candidate_tiles)
-        if (nb >= unit.smallest_tile && nb <= unit.largest_tile && nb < n) sides.push_back(nb);
-    if (n <= unit.largest_tile && (sides.empty() || n > sides.back())) sides.push_back(int(n));
+        if (nb >= unit.smallest_tile && nb <= unit.largest_tile) sides.push_back(nb);
     if (sides.empty()) sides.push_back(unit.smallest_tile);
     const Prices prices(unit, precision, sides);
     // A simulated machine times each task from its models, and aborts on a tile they do
-    // not hold: there, only sides that divide the order and that gemm has history for.
-    std::vector<size_t> allowed;
-    for (size_t i = 0; i < sides.size(); ++i)
-        if (!simulated || (n % sides[i] == 0 && prices.has_history(Kernel::Gemm, i))) allowed.push_back(i);
-    if (allowed.empty())
-        for (size_t i = 0; i < sides.size(); ++i) allowed.push_back(i);
-    size_t best = allowed.front();
-    double least = std::numeric_limits<double>::infinity();
-    for (size_t i : allowed) {
-        const double seconds = estimated_seconds(workload, n, unit, prices, i);
-        if (seconds < least) least = seconds, best = i;
+    // not hold: there, the candidate that divides the order, that gemm has history for and
+    // whose estimate is least, where there is one.
+    if (simulated) {
+        int best = -1;
+        double least = std::numeric_limits<double>::infinity();
+        for (size_t i = 0; i < sides.size() && sides[i] <= n; ++i) {
+            if (n % sides[i] != 0 || !prices.has_history(Kernel::Gemm, i)) continue;
+            const double seconds = estimated_seconds(workload, n, unit, prices, sides[i]);
+            if (seconds < least) least = seconds, best = sides[i];
+        }
+        if (best > 0) return best;
     }
-    return sides[best];
+    const int cut = best_cut(workload, n, unit, prices);
+    if (n <= unit.largest_tile &&
+        (cut < 0 || estimated_seconds(workload, n, unit, prices, int(n)) <=
+                        estimated_seconds(workload, n, unit, prices, cut)))
+        return int(n);
+    if (cut < 0) return sides.front();  // too small to cut in two, too large for one tile
+    // Below the grid's first order the smallest candidate is the only cut.
+    int tile = sides.front();
+    for (int k = 1;; ++k) {
+        const int64_t order = std::llround(2 * sides.front() * std::pow(2.0, double(k) / tuning::grid_per_doubling));
+        if (order > n) break;
+        tile = std::max(tile, best_cut(workload, order, unit, prices));
+    }
+    return tile;
 }
 
 // The units of the Runtime alive, with a worker of each to ask the models of; without one,

@@ -22,6 +22,9 @@ constexpr double cpu_task_seconds = 20e-6;
 // The tile sides the choice is made among: multiples of 64 in steps of about 1.4, each
 // that is even halving into another (the ladders of GPUs halve down to the cores' tile).
 constexpr int candidate_tiles[] = {64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+// The orders of the grid a call's tile is chosen on (granularity.cpp), per doubling: finer
+// than the candidates' steps.
+constexpr int grid_per_doubling = 8;
 constexpr int cpu_largest_tile = 1024;  // with no GPU (beside GPUs: the cpu_tile_limit)
 constexpr int cuda_smallest_tile = 512;
 
