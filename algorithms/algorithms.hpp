@@ -12,6 +12,8 @@ namespace grain::detail {
 struct PivotBlocks;
 template <typename T>
 class TileGrid;
+template <typename T>
+class QrStorage;
 }
 
 namespace grain::algorithms {
@@ -82,6 +84,14 @@ template <typename T>
 void laswp(const Context& ctx, const detail::TileGrid<T>& A, const detail::PivotBlocks& ipiv, bool reverse);
 template <typename T>
 void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
+
+// Tile QR: A = Q R, R in A's upper triangle, Q as the reflectors left below it and the T
+// factors in F (sized for A), each step's tiles eliminated in the order of F's tree.
+template <typename T>
+void geqrf(const Context& ctx, const Matrix<T>& A, detail::QrStorage<T>& F);
+// C = op(Q) C (Left) or C op(Q) (Right), Q from geqrf's A and F.
+template <typename T>
+void unmqr(const Context& ctx, Side side, Op trans, const Matrix<T>& A, detail::QrStorage<T>& F, const Matrix<T>& C);
 
 // Which elements of A a norm reads, as LAPACK's norm routines: all (lange); the uplo
 // triangle of a symmetric or Hermitian matrix, each element off the diagonal standing for

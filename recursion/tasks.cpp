@@ -156,6 +156,24 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const Pi
     insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority));
 }
 
+// A task of a factor kernel (a T factor, then tiles): counted, or inserted whole.
+template <typename T>
+void submit_factor(const Context& ctx, Kernel kernel, const TileArgs<T>& args, starpu_data_handle_t factor,
+                   std::initializer_list<Tile<T>> tiles, int priority) {
+    if (ctx.counting) {
+        ++ctx.counting->tasks[size_t(kernel)];
+        ctx.counting->tile_tasks[size_t(kernel)] += 1;
+        return;
+    }
+    const Tile<T>& out = *(tiles.end() - 1);
+    ctx.recursion->decide(site(kernel, out, below(ctx, out, priority).top_priority));  // counts it; never splits
+    starpu_data_handle_t handles[max_kernel_buffers];
+    int n = 0;
+    handles[n++] = factor;
+    for (const Tile<T>& t : tiles) handles[n++] = t.use();
+    insert(ctx, kernel, args, out, handles, n, global_priority(ctx, out, priority));
+}
+
 }  // namespace
 
 template <typename T>
@@ -325,7 +343,36 @@ void colswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vec
     submit_column(ctx, Kernel::Colswp, TileArgs<T>{}, pivots, k, row, first_col, priority);
 }
 
+template <typename T>
+void geqrt(const Context& ctx, starpu_data_handle_t factor, Tile<T> A, int priority) {
+    submit_factor(ctx, Kernel::Geqrt, TileArgs<T>{}, factor, {A}, priority);
+}
+
+template <typename T>
+void gemqrt(const Context& ctx, Side side, Op trans, starpu_data_handle_t factor, Tile<T> V, Tile<T> C, int priority) {
+    TileArgs<T> args;
+    args.side = side, args.transa = trans;
+    submit_factor(ctx, Kernel::Gemqrt, args, factor, {V, C}, priority);
+}
+
+template <typename T>
+void pair_qrt(const Context& ctx, bool triangular, starpu_data_handle_t factor, Tile<T> A1, Tile<T> A2, int priority) {
+    submit_factor(ctx, triangular ? Kernel::Ttqrt : Kernel::Tsqrt, TileArgs<T>{}, factor, {A1, A2}, priority);
+}
+
+template <typename T>
+void pair_mqrt(const Context& ctx, bool triangular, Side side, Op trans, starpu_data_handle_t factor, Tile<T> V,
+               Tile<T> A1, Tile<T> A2, int priority) {
+    TileArgs<T> args;
+    args.side = side, args.transa = trans;
+    submit_factor(ctx, triangular ? Kernel::Ttmqrt : Kernel::Tsmqrt, args, factor, {V, A1, A2}, priority);
+}
+
 #define GRAIN_INSTANTIATE(T)                                                                            \
+    template void geqrt<T>(const Context&, starpu_data_handle_t, Tile<T>, int);                        \
+    template void gemqrt<T>(const Context&, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, int);     \
+    template void pair_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, Tile<T>, int);       \
+    template void pair_mqrt<T>(const Context&, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, Tile<T>, int); \
     template void getrf<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int); \
     template void laswp<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int, bool); \
     template void gemm<T>(const Context&, Op, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);               \

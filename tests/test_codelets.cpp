@@ -51,12 +51,14 @@ TEST(Codelets, FootprintsTellTileSizesApart) {
 
 // The footprints the LP computes from a tile size are those StarPU gives a task of each
 // kernel, in either precision, on registered tiles of that size; a column kernel's, on a
-// pivot block and a column of one such tile.
+// pivot block and a column of one such tile; a factor kernel's, on a T factor of its tile.
 template <typename T>
 void expect_starpu_footprints(int nb) {
-    starpu_data_handle_t tile = nullptr, pivots = nullptr;
+    starpu_data_handle_t tile = nullptr, pivots = nullptr, factor = nullptr;
     starpu_matrix_data_register(&tile, -1, 0, uint32_t(nb), uint32_t(nb), uint32_t(nb), sizeof(T));  // no memory
     starpu_vector_data_register(&pivots, -1, 0, uint32_t(nb), sizeof(int));
+    const uint32_t ib = uint32_t(detail::qr_inner_block(nb));
+    starpu_matrix_data_register(&factor, -1, 0, ib, ib, uint32_t(nb), sizeof(T));
     const detail::KernelFootprints computed = detail::tile_footprints(nb);
     for (int k = 0; k < int(Kernel::Count); ++k) {
         starpu_codelet* cl = detail::codelet<T>(Kernel(k));
@@ -66,10 +68,12 @@ void expect_starpu_footprints(int nb) {
                 task->handles[0] = pivots;
                 task->handles[1] = tile;
             }
+            if (detail::kernel_info(Kernel(k)).factor) task->handles[0] = factor;
             return starpu_task_footprint(c->model, task, nullptr, 0);
         });
         EXPECT_EQ(computed[size_t(k)], starpus) << cl->name << " on " << nb << " x " << nb << " tiles";
     }
+    starpu_data_unregister_no_coherency(factor);
     starpu_data_unregister_no_coherency(pivots);
     starpu_data_unregister_no_coherency(tile);
 }

@@ -5,6 +5,7 @@
 #include "matrix.hpp"
 #include "pinned.hpp"
 #include "pivots.hpp"
+#include "qr.hpp"
 #include "request.hpp"
 #include "routines.hpp"
 #include "runtime.hpp"

@@ -18,6 +18,7 @@
 
 #include "matrix.hpp"
 #include "pivots.hpp"
+#include "qr.hpp"
 #include "request.hpp"
 #include "types.hpp"
 
@@ -136,6 +137,20 @@ template <typename T>
 Request poinv_async(Uplo uplo, Matrix<T>& A);
 template <typename T>
 int poinv(Uplo uplo, Matrix<T>& A);
+
+/// Tile QR, A = Q R, any m x n: R in A's upper triangle (its upper trapezoid if m < n), Q
+/// as the reflectors below it with the factors F, which geqrf sizes for A (QrFactors:
+/// not LAPACK's representation of Q). Always 0
+template <typename T>
+Request geqrf_async(Matrix<T>& A, QrFactors<T>& F);
+template <typename T>
+int geqrf(Matrix<T>& A, QrFactors<T>& F);
+/// C = op(Q) C (Left) or C op(Q) (Right), Q from geqrf's A and F, op NoTrans or ConjTrans
+/// (Trans in real precisions), as LAPACK's unmqr and ormqr; C has A's tiles. Always 0
+template <typename T>
+Request unmqr_async(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
+template <typename T>
+int unmqr(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
 
 /// LU factorization with partial pivoting, P A = L U (L unit lower), in place, as
 /// LAPACK's getrf: ipiv (ipiv.size() == min(m, n)) gets 1-based row indices global to A;

@@ -15,9 +15,11 @@
 // CUDA kernel: `async` (only enqueues work on its stream), `sync` (ends synchronized:
 // potrf, getrf_nopiv, getrf and trtri read cuSOLVER's info back, getrf and laswp their pivots),
 // or `none` (the cores run it: cuda.cpp defines nothing for it).
-// Buffer shape: `tiles`, one tile per mode; or `column`, a pivot block (the first mode)
+// Buffer shape: `tiles`, one tile per mode; `column`, a pivot block (the first mode)
 // then a column of tiles that all take the last mode, as many as the task has: LU with
-// partial pivoting searches and swaps rows across a whole column of tiles.
+// partial pivoting searches and swaps rows across a whole column of tiles; or `factor`,
+// the triangular factor T of a tile's block reflector (qr_inner_block(nb) x nb, the first
+// mode) then one tile per mode: QR writes a tile's reflectors into the tile and its T apart.
 // Split: `splits` (a task may run as the same algorithm on its tiles' sub-tiles, where
 // the split policy says so), `whole` (always its kernel), or `follows` (row interchanges:
 // they move rows, not flops, so no policy weighs them; they split exactly where the panel
@@ -33,6 +35,9 @@
 // syrk, herk, syr2k and her2k (herk and her2k complex only: real precisions submit syrk and
 // syr2k) n x n output, inner k; potrf, trtri, lauum and trtrm order n;
 // getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp and colswp move data only;
+// geqrt m x n; tsqrt the m x n tile under an n x n triangle; ttqrt an n x n triangle under
+// another; gemqrt, tsmqrt and ttmqrt the m x n tile (tsmqrt, ttmqrt: the lower of the
+// pair) updated by k reflectors;
 // lange reads an m x n tile once. colswp's `column` is a row of tiles: its shape's
 // buffers, a pivot block and then tiles, with columns for rows.
 #define GRAIN_KERNEL_TABLE(X)                                                                    \
@@ -54,7 +59,13 @@
     X(Syr2k, syr2k, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * n * n * k)    \
     X(Her2k, her2k, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * n * n * k)    \
     X(Trtrm, trtrm, (STARPU_RW), none, tiles, splits, own, 2 * n * n * n / 3)                     \
-    X(Colswp, colswp, (STARPU_R, STARPU_RW), none, column, whole, own, 0)
+    X(Colswp, colswp, (STARPU_R, STARPU_RW), none, column, whole, own, 0)                          \
+    X(Geqrt, geqrt, (STARPU_W, STARPU_RW), none, factor, whole, own, 2 * m * n * n - 2 * n * n * n / 3) \
+    X(Gemqrt, gemqrt, (STARPU_R, STARPU_R, STARPU_RW), none, factor, whole, own, 4 * m * n * k - 2 * n * k * k) \
+    X(Tsqrt, tsqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * n)     \
+    X(Tsmqrt, tsmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 4 * m * n * k) \
+    X(Ttqrt, ttqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * n * n * n / 3) \
+    X(Ttmqrt, ttmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * k)
 
 namespace grain::detail {
 
@@ -63,7 +74,12 @@ enum class Kernel { GRAIN_KERNEL_TABLE(GRAIN_KERNEL_ENUM) Count };
 constexpr size_t kernel_count = size_t(Kernel::Count);
 
 // The most buffers a kernel has.
-constexpr int max_kernel_buffers = 3;
+constexpr int max_kernel_buffers = 4;
+
+// The inner block of QR's tile kernels on nb x nb tiles: the rows of a tile's T factor. Its
+// reflectors are applied ib at a time, so a smaller ib costs fewer extra flops in the
+// updates, a larger one runs them at a higher rate.
+constexpr int qr_inner_block(int nb) { return nb < 32 ? (nb > 0 ? nb : 1) : 32; }
 
 enum class CudaKernel { None, Sync, Async };
 
@@ -73,6 +89,7 @@ struct KernelInfo {
     std::array<starpu_data_access_mode, max_kernel_buffers> modes;
     CudaKernel cuda;
     bool column;  // a pivot block, then a column of tiles (the last mode)
+    bool factor;  // a tile's T factor, then tiles
     bool splits;   // `splits` or `follows`
     bool follows;  // splits where its panel did, the policy not asked
     int rate_from;  // the kernel whose rate the LP borrows before history, or -1
@@ -81,15 +98,16 @@ struct KernelInfo {
 namespace kernel_table_detail {
 // The table's words for its CUDA, shape, split and rate columns.
 constexpr CudaKernel async = CudaKernel::Async, sync = CudaKernel::Sync, none = CudaKernel::None;
-constexpr bool tiles = false, column = true;
+enum Shape { tiles, column, factor };
 enum Split { whole, splits, follows };
 // `own`, or a kernel's name: the kernels' order, from -1.
 enum Rate { own = -1, GRAIN_KERNEL_TABLE(GRAIN_KERNEL_ENUM) };
 
 template <typename... Modes>
-constexpr KernelInfo row(const char* name, CudaKernel cuda, bool shape, Split split, int rate, Modes... modes) {
+constexpr KernelInfo row(const char* name, CudaKernel cuda, Shape shape, Split split, int rate, Modes... modes) {
     static_assert(sizeof...(Modes) <= max_kernel_buffers, "raise max_kernel_buffers");
-    return {name, int(sizeof...(Modes)), {modes...}, cuda, shape, split != whole, split == follows, rate};
+    return {name,          int(sizeof...(Modes)), {modes...},         cuda,
+            shape == column, shape == factor,     split != whole, split == follows, rate};
 }
 // m x n LU, either shape: max(m, n) min(m, n)^2 - min(m, n)^3 / 3.
 constexpr double getrf_flops(double m, double n) {

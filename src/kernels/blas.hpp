@@ -117,6 +117,27 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
         std::vector<real_t<T>> work(size_t(m) + 1);                                                   \
         return LAPACKE_##p##lantr_work(LAPACK_COL_MAJOR, norm, char(u), char(d), m, n, a, lda,        \
                                        work.data());                                                  \
+    }                                                                                                 \
+    inline int geqrt(int m, int n, int ib, T* a, int lda, T* t, int ldt) {                            \
+        std::vector<T> work(size_t(ib) * size_t(n));                                                  \
+        return LAPACKE_##p##geqrt_work(LAPACK_COL_MAJOR, m, n, ib, a, lda, t, ldt, work.data());      \
+    }                                                                                                 \
+    inline int gemqrt(Side s, Op t, int m, int n, int k, int ib, const T* v, int ldv, const T* tf,    \
+                      int ldt, T* c, int ldc) {                                                       \
+        std::vector<T> work(size_t(ib) * size_t(s == Side::Left ? n : m));                            \
+        return LAPACKE_##p##gemqrt_work(LAPACK_COL_MAJOR, char(s), letter<T>(t), m, n, k, ib, v, ldv, \
+                                        tf, ldt, c, ldc, work.data());                                \
+    }                                                                                                 \
+    inline int tpqrt(int m, int n, int l, int ib, T* a, int lda, T* b, int ldb, T* t, int ldt) {      \
+        std::vector<T> work(size_t(ib) * size_t(n));                                                  \
+        return LAPACKE_##p##tpqrt_work(LAPACK_COL_MAJOR, m, n, l, ib, a, lda, b, ldb, t, ldt,         \
+                                       work.data());                                                  \
+    }                                                                                                 \
+    inline int tpmqrt(Side s, Op t, int m, int n, int k, int l, int ib, const T* v, int ldv,          \
+                      const T* tf, int ldt, T* a, int lda, T* b, int ldb) {                           \
+        std::vector<T> work(size_t(ib) * size_t(s == Side::Left ? n : m));                            \
+        return LAPACKE_##p##tpmqrt_work(LAPACK_COL_MAJOR, char(s), letter<T>(t), m, n, k, l, ib, v,   \
+                                        ldv, tf, ldt, a, lda, b, ldb, work.data());                   \
     }
 
 GRAIN_BLAS_OVERLOADS(float, s)

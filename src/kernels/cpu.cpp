@@ -408,6 +408,69 @@ void lange(void* buffers[], void* cl_arg) {
     }
 }
 
+// QR's tile kernels. Buffer 0 is a tile's T factor: its rows are the inner block ib, by
+// which the reflectors are grouped (fewer where the tile has fewer reflectors); the tiles
+// follow. A tile's k = min(rows, cols) reflectors are in it below its diagonal (geqrt,
+// whose R is above), or fill it (tsqrt), or its upper triangle (ttqrt).
+namespace {
+int inner_block(void* factor, int reflectors) { return std::max(1, std::min(dims(factor).rows, reflectors)); }
+}  // namespace
+
+// The QR of the tile.
+template <typename T>
+void geqrt(void* buffers[], void*) {
+    const TileRef t = dims(buffers[0]), a = dims(buffers[1]);
+    const int k = std::min(a.rows, a.cols);
+    if (k == 0) return;
+    blas::geqrt(a.rows, a.cols, inner_block(buffers[0], k), data<T>(buffers[1]), a.ld, data<T>(buffers[0]), t.ld);
+}
+
+// C = op(Q) C (Left) or C op(Q) (Right), Q the reflectors geqrt left in V.
+template <typename T>
+void gemqrt(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef t = dims(buffers[0]), v = dims(buffers[1]), c = dims(buffers[2]);
+    const int k = std::min(v.rows, v.cols);
+    if (k == 0 || c.rows == 0 || c.cols == 0) return;
+    blas::gemqrt(p.side, p.transa, c.rows, c.cols, k, inner_block(buffers[0], k), data<T>(buffers[1]), v.ld,
+                 data<T>(buffers[0]), t.ld, data<T>(buffers[2]), c.ld);
+}
+
+// The QR of a triangle R (A1's upper one, its columns wide) on top of A2: R is updated and
+// the reflectors overwrite A2 whole (tsqrt, `triangular` false), or only its upper
+// triangle, A2 being a triangle too (ttqrt: its rows below its columns are not read).
+template <typename T>
+void pair_qrt(void* buffers[], bool triangular) {
+    const TileRef t = dims(buffers[0]), a1 = dims(buffers[1]), a2 = dims(buffers[2]);
+    const int n = a1.cols, m = triangular ? std::min(a2.rows, n) : a2.rows;
+    if (n == 0 || m == 0) return;
+    blas::tpqrt(m, n, triangular ? m : 0, inner_block(buffers[0], n), data<T>(buffers[1]), a1.ld, data<T>(buffers[2]),
+                a2.ld, data<T>(buffers[0]), t.ld);
+}
+template <typename T>
+void tsqrt(void* buffers[], void*) { pair_qrt<T>(buffers, false); }
+template <typename T>
+void ttqrt(void* buffers[], void*) { pair_qrt<T>(buffers, true); }
+
+// [A1; A2] = op(Q) [A1; A2] (Left) or [A1 A2] = [A1 A2] op(Q) (Right), Q the reflectors
+// pair_qrt left in V (its k columns): A1's first k rows (columns) meet A2's rows
+// (columns), all of them for tsqrt's, the first of V's triangle for ttqrt's.
+template <typename T>
+void pair_mqrt(void* buffers[], void* cl_arg, bool triangular) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef t = dims(buffers[0]), v = dims(buffers[1]), a1 = dims(buffers[2]), a2 = dims(buffers[3]);
+    const int k = v.cols, l = triangular ? std::min(v.rows, k) : 0;
+    const bool left = p.side == Side::Left;
+    const int m = left && triangular ? l : a2.rows, n = !left && triangular ? l : a2.cols;
+    if (k == 0 || m == 0 || n == 0) return;
+    blas::tpmqrt(p.side, p.transa, m, n, k, l, inner_block(buffers[0], k), data<T>(buffers[1]), v.ld,
+                 data<T>(buffers[0]), t.ld, data<T>(buffers[2]), a1.ld, data<T>(buffers[3]), a2.ld);
+}
+template <typename T>
+void tsmqrt(void* buffers[], void* cl_arg) { pair_mqrt<T>(buffers, cl_arg, false); }
+template <typename T>
+void ttmqrt(void* buffers[], void* cl_arg) { pair_mqrt<T>(buffers, cl_arg, true); }
+
 GRAIN_DEFINE_KERNEL_FUNCTIONS(GRAIN_CPU_KERNEL)
 
 }  // namespace grain::detail::cpu

@@ -37,11 +37,15 @@ KernelFootprints tile_footprints(int nb) {
     // where its own last sub-panel splits; a tall LU ends on a taller column.
     const uint32_t pivots =
         starpu_hash_crc32c_be(starpu_hash_crc32c_be(uint32_t(nb), 0), uint32_t(STARPU_VECTOR_INTERFACE_ID));
+    // A factor kernel's first buffer is a tile's T factor, qr_inner_block(nb) x nb.
+    const uint32_t factor = starpu_hash_crc32c_be(
+        starpu_hash_crc32c_be(uint32_t(qr_inner_block(nb)), uint32_t(nb)), uint32_t(STARPU_MATRIX_INTERFACE_ID));
     KernelFootprints footprints{};
     for (size_t k = 0; k < kernel_count; ++k) {
         const KernelInfo& info = kernel_info(Kernel(k));
-        uint32_t footprint = info.column ? starpu_hash_crc32c_be(pivots, 0) : 0;
-        for (int i = info.column ? 1 : 0; i < info.nbuffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
+        const bool first_apart = info.column || info.factor;
+        uint32_t footprint = info.column ? starpu_hash_crc32c_be(pivots, 0) : info.factor ? starpu_hash_crc32c_be(factor, 0) : 0;
+        for (int i = first_apart ? 1 : 0; i < info.nbuffers; ++i) footprint = starpu_hash_crc32c_be(tile, footprint);
         footprints[size_t(k)] = footprint;
     }
     return footprints;

@@ -1,0 +1,55 @@
+#pragma once
+// The storage behind grain::QrFactors: for each tile of the factored view, the T factors
+// of its two block reflectors (the tile's own QR, geqrt's; and the one that eliminated it
+// against another tile, tsqrt's or ttqrt's), each ib x (the tile's columns), in memory of
+// its own, registered with StarPU on first use.
+#include <starpu.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "grain/qr.hpp"
+#include "handles.hpp"
+
+namespace grain::detail {
+
+enum class QrFactor { Own = 0, Elimination = 1 };
+
+template <typename T>
+class QrStorage final : public HandleOwner {
+public:
+    explicit QrStorage(QrTree tree) : tree_(tree) {}
+    ~QrStorage();
+    QrStorage(const QrStorage&) = delete;
+    QrStorage& operator=(const QrStorage&) = delete;
+
+    QrTree tree() const { return tree_; }
+    // Sizes the factors for an m x n view of nb tiles (a new shape releases the old
+    // factors' handles first, which waits for their tasks).
+    void shape_for(int64_t m, int64_t n, int nb);
+    // Whether the factors are sized for that view, as geqrf left them.
+    bool fits(int64_t m, int64_t n, int nb) const { return m == m_ && n == n_ && nb == nb_ && !data_.empty(); }
+    // The handle of one factor of tile (i, j).
+    starpu_data_handle_t at(QrFactor which, int i, int j);
+
+    void runtime_ending() override {
+        release();
+        enlisted_ = false;
+    }
+
+private:
+    void release();
+    QrTree tree_;
+    int64_t m_ = 0, n_ = 0;
+    int nb_ = 0, ib_ = 0, mt_ = 0, nt_ = 0;
+    std::vector<T> data_;  // 2 mt nt blocks of ib x nb
+    std::vector<starpu_data_handle_t> handles_;
+    bool enlisted_ = false;
+};
+
+struct QrAccess {
+    template <typename T>
+    static QrStorage<T>& storage(const QrFactors<T>& f) { return *f.storage_; }
+};
+
+}  // namespace grain::detail

@@ -1,0 +1,154 @@
+// Tile QR: geqrf's factors reproduce A (‖A - Q R‖ / (‖A‖ m eps)), its Q is unitary
+// (‖I - Q^H Q‖ / (m eps)), below LAPACK's threshold of 30, under both trees, on square,
+// tall, wide and tall-skinny shapes that are not tile multiples, on matrices of condition
+// about 1e8 and of deficient rank; unmqr agrees on both sides and both ops.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "common.hpp"
+
+namespace grain::test {
+namespace {
+
+template <typename T>
+class Qr : public ::testing::Test {};
+TYPED_TEST_SUITE(Qr, Precisions);
+
+using Wide = std::complex<double>;
+
+template <typename T>
+Wide wide(T x) {
+    if constexpr (detail::scalar_traits<T>::is_complex)
+        return Wide(double(x.real()), double(x.imag()));
+    else
+        return Wide(double(x), 0);
+}
+
+template <typename T>
+double frobenius(const Array<T>& x) {
+    double s = 0;
+    for (int64_t j = 0; j < x.n; ++j)
+        for (int64_t i = 0; i < x.m; ++i) s += std::norm(wide(x(i, j)));
+    return std::sqrt(s);
+}
+
+template <typename T>
+double eps() { return double(std::numeric_limits<real_t<T>>::epsilon()); }
+
+// An m x n test matrix: random; its columns scaled from 1 down to 1e-8 (the condition);
+// or of rank about n / 2, its later columns copies of earlier ones.
+enum class Shape { Random, IllConditioned, RankDeficient };
+
+template <typename T>
+Array<T> test_matrix(int64_t m, int64_t n, Shape shape) {
+    Array<T> A = random_array<T>(m, n, Kind::General, rng());
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            if (shape == Shape::IllConditioned && n > 1) A(i, j) *= T(real_t<T>(std::pow(1e-8, double(j) / double(n - 1))));
+            if (shape == Shape::RankDeficient && j >= (n + 1) / 2) A(i, j) = A(i, j - (n + 1) / 2);
+        }
+    return A;
+}
+
+template <typename T>
+Array<T> identity(int64_t m) {
+    Array<T> I(m, m);
+    for (int64_t i = 0; i < m; ++i) I(i, i) = T(1);
+    return I;
+}
+
+// ‖X - Y‖_F / scale.
+template <typename T>
+double distance(const Array<T>& X, const Array<T>& Y, double scale) {
+    double s = 0;
+    for (int64_t j = 0; j < X.n; ++j)
+        for (int64_t i = 0; i < X.m; ++i) s += std::norm(wide(X(i, j)) - wide(Y(i, j)));
+    return std::sqrt(s) / scale;
+}
+
+template <typename T>
+void check_qr(int64_t m, int64_t n, int nb, QrTree tree, Shape shape) {
+    SCOPED_TRACE(::testing::Message() << m << " x " << n << " nb " << nb << " tree " << char(tree) << " shape "
+                                      << int(shape));
+    const Array<T> a = test_matrix<T>(m, n, shape);
+    Matrix<T> A = tiles_of(a, nb);
+    QrFactors<T> F(tree);
+    ASSERT_EQ(geqrf(A, F), 0);
+    const Array<T> qr = to_array(A);
+
+    // Q, from Q I on the left and I Q on the right.
+    Matrix<T> Q = tiles_of(identity<T>(m), nb), Qr = tiles_of(identity<T>(m), nb);
+    ASSERT_EQ(unmqr(Side::Left, Op::NoTrans, A, F, Q), 0);
+    ASSERT_EQ(unmqr(Side::Right, Op::NoTrans, A, F, Qr), 0);
+    const Array<T> q = to_array(Q);
+    EXPECT_LT(distance(q, to_array(Qr), double(m) * eps<T>()), 30);
+
+    // ‖A - Q R‖, R the upper trapezoid of geqrf's result.
+    const int64_t k = std::min(m, n);
+    Array<T> product(m, n);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            Wide s = 0;
+            for (int64_t l = 0; l <= std::min(j, k - 1); ++l) s += wide(q(i, l)) * wide(qr(l, j));
+            product(i, j) = T(real_t<T>(s.real()));
+            if constexpr (detail::scalar_traits<T>::is_complex) product(i, j) = T(real_t<T>(s.real()), real_t<T>(s.imag()));
+        }
+    EXPECT_LT(distance(a, product, std::max(frobenius(a), 1e-300) * double(m) * eps<T>()), 30);
+
+    // Q^H Q = I on the left, Q Q^H = I on the right.
+    const Op ct = detail::conj_trans<T>();
+    Matrix<T> left = tiles_of(q, nb), right = tiles_of(q, nb);
+    ASSERT_EQ(unmqr(Side::Left, ct, A, F, left), 0);
+    ASSERT_EQ(unmqr(Side::Right, ct, A, F, right), 0);
+    EXPECT_LT(distance(to_array(left), identity<T>(m), double(m) * eps<T>()), 30);
+    EXPECT_LT(distance(to_array(right), identity<T>(m), double(m) * eps<T>()), 30);
+}
+
+TYPED_TEST(Qr, FactorsReproduceAWithAUnitaryQ) {
+    using T = TypeParam;
+    for (QrTree tree : {QrTree::Flat, QrTree::Binary})
+        for (Shape shape : {Shape::Random, Shape::IllConditioned, Shape::RankDeficient}) {
+            check_qr<T>(50, 50, 16, tree, shape);   // square, not a tile multiple
+            check_qr<T>(100, 37, 16, tree, shape);  // tall
+            check_qr<T>(37, 70, 16, tree, shape);   // wide
+            check_qr<T>(160, 16, 16, tree, shape);  // tall and skinny: one tile column
+        }
+    check_qr<T>(1, 1, 16, QrTree::Flat, Shape::Random);
+    check_qr<T>(300, 5, 16, QrTree::Binary, Shape::Random);  // 19 tiles: an odd binary tree
+}
+
+// geqrf_async then unmqr_async, with no wait between them: unmqr's tasks wait for the
+// factors they read.
+TYPED_TEST(Qr, AsyncChainNeedsNoBarrier) {
+    using T = TypeParam;
+    const int64_t m = 90, n = 40;
+    const Array<T> a = test_matrix<T>(m, n, Shape::Random);
+    Matrix<T> A = tiles_of(a, 16), Q = tiles_of(identity<T>(m), 16);
+    QrFactors<T> F(QrTree::Binary);
+    Request r1 = geqrf_async(A, F);
+    Request r2 = unmqr_async(Side::Left, Op::NoTrans, A, F, Q);
+    Request r3 = unmqr_async(Side::Left, detail::conj_trans<T>(), A, F, Q);
+    EXPECT_EQ(r1.wait(), 0);
+    EXPECT_EQ(r2.wait(), 0);
+    EXPECT_EQ(r3.wait(), 0);
+    EXPECT_LT(distance(to_array(Q), identity<T>(m), double(m) * eps<T>()), 30);
+}
+
+TYPED_TEST(Qr, BadArgumentsAreRefused) {
+    using T = TypeParam;
+    Matrix<T> A(40, 30, 16), B(30, 30, 16), C(40, 5, 16), D(40, 5, 8);
+    QrFactors<T> F, unused;
+    ASSERT_EQ(geqrf(A, F), 0);
+    expect_invalid("F", [&] { unmqr(Side::Left, Op::NoTrans, A, unused, C); });
+    expect_invalid("F", [&] { unmqr(Side::Left, Op::NoTrans, B, F, C); });
+    expect_invalid("C.m", [&] { unmqr(Side::Left, Op::NoTrans, A, F, B); });
+    expect_invalid("C.n", [&] { unmqr(Side::Right, Op::NoTrans, A, F, C); });
+    expect_invalid("C.nb", [&] { unmqr(Side::Left, Op::NoTrans, A, F, D); });
+    if (detail::scalar_traits<T>::is_complex) expect_invalid("trans", [&] { unmqr(Side::Left, Op::Trans, A, F, C); });
+    expect_invalid("tree", [] { QrFactors<T>(QrTree('X')); });
+}
+
+}  // namespace
+}  // namespace grain::test
