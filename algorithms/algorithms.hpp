@@ -86,12 +86,14 @@ template <typename T>
 void getrs(const Context& ctx, Op trans, const Matrix<T>& A, const detail::PivotBlocks& ipiv, const Matrix<T>& B);
 
 // Tile QR: A = Q R, R in A's upper triangle, Q as the reflectors left below it and the T
-// factors in F (sized for A), each step's tiles eliminated in the order of F's tree.
+// factors in F (sized for A), each step's tiles eliminated in the order of F's tree; or
+// (`lq`) tile LQ, A = L Q, L in A's lower triangle, the reflectors above it.
 template <typename T>
-void geqrf(const Context& ctx, const Matrix<T>& A, detail::QrStorage<T>& F);
-// C = op(Q) C (Left) or C op(Q) (Right), Q from geqrf's A and F.
+void geqrf(const Context& ctx, bool lq, const Matrix<T>& A, detail::QrStorage<T>& F);
+// C = op(Q) C (Left) or C op(Q) (Right), Q from geqrf's A and F (an LQ's, `lq`).
 template <typename T>
-void unmqr(const Context& ctx, Side side, Op trans, const Matrix<T>& A, detail::QrStorage<T>& F, const Matrix<T>& C);
+void unmqr(const Context& ctx, bool lq, Side side, Op trans, const Matrix<T>& A, detail::QrStorage<T>& F,
+           const Matrix<T>& C);
 
 // Which elements of A a norm reads, as LAPACK's norm routines: all (lange); the uplo
 // triangle of a symmetric or Hermitian matrix, each element off the diagonal standing for

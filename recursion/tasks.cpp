@@ -344,35 +344,41 @@ void colswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vec
 }
 
 template <typename T>
-void geqrt(const Context& ctx, starpu_data_handle_t factor, Tile<T> A, int priority) {
-    submit_factor(ctx, Kernel::Geqrt, TileArgs<T>{}, factor, {A}, priority);
+void own_qrt(const Context& ctx, bool lq, starpu_data_handle_t factor, Tile<T> A, int priority) {
+    submit_factor(ctx, lq ? Kernel::Gelqt : Kernel::Geqrt, TileArgs<T>{}, factor, {A}, priority);
 }
 
 template <typename T>
-void gemqrt(const Context& ctx, Side side, Op trans, starpu_data_handle_t factor, Tile<T> V, Tile<T> C, int priority) {
+void own_mqrt(const Context& ctx, bool lq, Side side, Op trans, starpu_data_handle_t factor, Tile<T> V, Tile<T> C,
+              int priority) {
     TileArgs<T> args;
     args.side = side, args.transa = trans;
-    submit_factor(ctx, Kernel::Gemqrt, args, factor, {V, C}, priority);
+    submit_factor(ctx, lq ? Kernel::Gemlqt : Kernel::Gemqrt, args, factor, {V, C}, priority);
 }
 
 template <typename T>
-void pair_qrt(const Context& ctx, bool triangular, starpu_data_handle_t factor, Tile<T> A1, Tile<T> A2, int priority) {
-    submit_factor(ctx, triangular ? Kernel::Ttqrt : Kernel::Tsqrt, TileArgs<T>{}, factor, {A1, A2}, priority);
+void pair_qrt(const Context& ctx, bool lq, bool triangular, starpu_data_handle_t factor, Tile<T> A1, Tile<T> A2,
+              int priority) {
+    const Kernel kernel = triangular ? (lq ? Kernel::Ttlqt : Kernel::Ttqrt) : (lq ? Kernel::Tslqt : Kernel::Tsqrt);
+    submit_factor(ctx, kernel, TileArgs<T>{}, factor, {A1, A2}, priority);
 }
 
 template <typename T>
-void pair_mqrt(const Context& ctx, bool triangular, Side side, Op trans, starpu_data_handle_t factor, Tile<T> V,
-               Tile<T> A1, Tile<T> A2, int priority) {
+void pair_mqrt(const Context& ctx, bool lq, bool triangular, Side side, Op trans, starpu_data_handle_t factor,
+               Tile<T> V, Tile<T> A1, Tile<T> A2, int priority) {
     TileArgs<T> args;
     args.side = side, args.transa = trans;
-    submit_factor(ctx, triangular ? Kernel::Ttmqrt : Kernel::Tsmqrt, args, factor, {V, A1, A2}, priority);
+    const Kernel kernel =
+        triangular ? (lq ? Kernel::Ttmlqt : Kernel::Ttmqrt) : (lq ? Kernel::Tsmlqt : Kernel::Tsmqrt);
+    submit_factor(ctx, kernel, args, factor, {V, A1, A2}, priority);
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                            \
-    template void geqrt<T>(const Context&, starpu_data_handle_t, Tile<T>, int);                        \
-    template void gemqrt<T>(const Context&, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, int);     \
-    template void pair_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, Tile<T>, int);       \
-    template void pair_mqrt<T>(const Context&, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, Tile<T>, int); \
+    template void own_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, int);                \
+    template void own_mqrt<T>(const Context&, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, int); \
+    template void pair_qrt<T>(const Context&, bool, bool, starpu_data_handle_t, Tile<T>, Tile<T>, int); \
+    template void pair_mqrt<T>(const Context&, bool, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, \
+                               Tile<T>, int);                                                           \
     template void getrf<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int); \
     template void laswp<T>(const Context&, const PivotBlocks&, int, const std::vector<Tile<T>>&, int64_t, int, bool); \
     template void gemm<T>(const Context&, Op, Op, T, Tile<T>, Tile<T>, T, Tile<T>, int);               \

@@ -180,22 +180,25 @@ template <typename T>
 void colswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& row,
             int64_t first_col, int priority);
 
-// QR's tile kernels; `factor` is the T of the block reflector the kernel writes or applies
-// (a QrStorage handle). They never split.
+// QR's tile kernels, or LQ's (`lq`: the same on the conjugate transpose, rows for
+// columns); `factor` is the T of the block reflector the kernel writes or applies (a
+// QrStorage handle). They never split.
 // The QR of tile A, its reflectors below its diagonal, R above.
 template <typename T>
-void geqrt(const Context& ctx, starpu_data_handle_t factor, Tile<T> A, int priority);
-// C = op(Q) C (Left) or C op(Q) (Right), Q geqrt's reflectors in V.
+void own_qrt(const Context& ctx, bool lq, starpu_data_handle_t factor, Tile<T> A, int priority);
+// C = op(Q) C (Left) or C op(Q) (Right), Q own_qrt's reflectors in V.
 template <typename T>
-void gemqrt(const Context& ctx, Side side, Op trans, starpu_data_handle_t factor, Tile<T> V, Tile<T> C, int priority);
-// The QR of the triangle R of A1 on top of A2 (a tile, tsqrt; a triangle, ttqrt's
-// `triangular`): R updated, the reflectors in A2.
+void own_mqrt(const Context& ctx, bool lq, Side side, Op trans, starpu_data_handle_t factor, Tile<T> V, Tile<T> C,
+              int priority);
+// The QR of the triangle R of A1 on top of A2 (a tile; a triangle, `triangular`): R
+// updated, the reflectors in A2.
 template <typename T>
-void pair_qrt(const Context& ctx, bool triangular, starpu_data_handle_t factor, Tile<T> A1, Tile<T> A2, int priority);
+void pair_qrt(const Context& ctx, bool lq, bool triangular, starpu_data_handle_t factor, Tile<T> A1, Tile<T> A2,
+              int priority);
 // [A1; A2] = op(Q) [A1; A2] (Left) or [A1 A2] op(Q) (Right), Q pair_qrt's reflectors in V.
 template <typename T>
-void pair_mqrt(const Context& ctx, bool triangular, Side side, Op trans, starpu_data_handle_t factor, Tile<T> V,
-               Tile<T> A1, Tile<T> A2, int priority);
+void pair_mqrt(const Context& ctx, bool lq, bool triangular, Side side, Op trans, starpu_data_handle_t factor,
+               Tile<T> V, Tile<T> A1, Tile<T> A2, int priority);
 
 }  // namespace task
 }  // namespace grain::detail

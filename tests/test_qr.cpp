@@ -1,7 +1,8 @@
-// Tile QR: geqrf's factors reproduce A (‖A - Q R‖ / (‖A‖ m eps)), its Q is unitary
-// (‖I - Q^H Q‖ / (m eps)), below LAPACK's threshold of 30, under both trees, on square,
-// tall, wide and tall-skinny shapes that are not tile multiples, on matrices of condition
-// about 1e8 and of deficient rank; unmqr agrees on both sides and both ops.
+// Tile QR and LQ: geqrf's (gelqf's) factors reproduce A (‖A - Q R‖ / (‖A‖ max(m, n) eps)),
+// its Q is unitary (‖I - Q^H Q‖ / (order eps)), below LAPACK's threshold of 30, under both
+// trees, on square, tall, wide and tall-skinny shapes that are not tile multiples, on
+// matrices of condition about 1e8 and of deficient rank; unmqr (unmlq) agrees on both
+// sides and both ops.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -68,55 +69,66 @@ double distance(const Array<T>& X, const Array<T>& Y, double scale) {
     return std::sqrt(s) / scale;
 }
 
+// geqrf (gelqf, `lq`) then unmqr (unmlq) on identities: ‖A - Q R‖ (‖A - L Q‖) and the
+// unitarity of Q, from both sides.
 template <typename T>
-void check_qr(int64_t m, int64_t n, int nb, QrTree tree, Shape shape) {
-    SCOPED_TRACE(::testing::Message() << m << " x " << n << " nb " << nb << " tree " << char(tree) << " shape "
-                                      << int(shape));
+void check_factorization(bool lq, int64_t m, int64_t n, int nb, QrTree tree, Shape shape) {
+    SCOPED_TRACE(::testing::Message() << (lq ? "LQ " : "QR ") << m << " x " << n << " nb " << nb << " tree "
+                                      << char(tree) << " shape " << int(shape));
     const Array<T> a = test_matrix<T>(m, n, shape);
     Matrix<T> A = tiles_of(a, nb);
     QrFactors<T> F(tree);
-    ASSERT_EQ(geqrf(A, F), 0);
-    const Array<T> qr = to_array(A);
+    ASSERT_EQ(lq ? gelqf(A, F) : geqrf(A, F), 0);
+    const Array<T> factored = to_array(A);
+    const auto apply = [&](Side side, Op trans, Matrix<T>& C) { return (lq ? unmlq<T> : unmqr<T>)(side, trans, A, F, C); };
 
     // Q, from Q I on the left and I Q on the right.
-    Matrix<T> Q = tiles_of(identity<T>(m), nb), Qr = tiles_of(identity<T>(m), nb);
-    ASSERT_EQ(unmqr(Side::Left, Op::NoTrans, A, F, Q), 0);
-    ASSERT_EQ(unmqr(Side::Right, Op::NoTrans, A, F, Qr), 0);
+    const int64_t order = lq ? n : m, k = std::min(m, n);
+    Matrix<T> Q = tiles_of(identity<T>(order), nb), Qr = tiles_of(identity<T>(order), nb);
+    ASSERT_EQ(apply(Side::Left, Op::NoTrans, Q), 0);
+    ASSERT_EQ(apply(Side::Right, Op::NoTrans, Qr), 0);
     const Array<T> q = to_array(Q);
-    EXPECT_LT(distance(q, to_array(Qr), double(m) * eps<T>()), 30);
+    EXPECT_LT(distance(q, to_array(Qr), double(order) * eps<T>()), 30);
 
-    // ‖A - Q R‖, R the upper trapezoid of geqrf's result.
-    const int64_t k = std::min(m, n);
+    // ‖A - Q R‖, R the upper trapezoid of geqrf's result; ‖A - L Q‖, L the lower one of gelqf's.
     Array<T> product(m, n);
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < m; ++i) {
             Wide s = 0;
-            for (int64_t l = 0; l <= std::min(j, k - 1); ++l) s += wide(q(i, l)) * wide(qr(l, j));
-            product(i, j) = T(real_t<T>(s.real()));
-            if constexpr (detail::scalar_traits<T>::is_complex) product(i, j) = T(real_t<T>(s.real()), real_t<T>(s.imag()));
+            if (lq)
+                for (int64_t l = 0; l <= std::min(i, k - 1); ++l) s += wide(factored(i, l)) * wide(q(l, j));
+            else
+                for (int64_t l = 0; l <= std::min(j, k - 1); ++l) s += wide(q(i, l)) * wide(factored(l, j));
+            if constexpr (detail::scalar_traits<T>::is_complex)
+                product(i, j) = T(real_t<T>(s.real()), real_t<T>(s.imag()));
+            else
+                product(i, j) = T(s.real());
         }
-    EXPECT_LT(distance(a, product, std::max(frobenius(a), 1e-300) * double(m) * eps<T>()), 30);
+    EXPECT_LT(distance(a, product, std::max(frobenius(a), 1e-300) * double(std::max(m, n)) * eps<T>()), 30);
 
     // Q^H Q = I on the left, Q Q^H = I on the right.
     const Op ct = detail::conj_trans<T>();
     Matrix<T> left = tiles_of(q, nb), right = tiles_of(q, nb);
-    ASSERT_EQ(unmqr(Side::Left, ct, A, F, left), 0);
-    ASSERT_EQ(unmqr(Side::Right, ct, A, F, right), 0);
-    EXPECT_LT(distance(to_array(left), identity<T>(m), double(m) * eps<T>()), 30);
-    EXPECT_LT(distance(to_array(right), identity<T>(m), double(m) * eps<T>()), 30);
+    ASSERT_EQ(apply(Side::Left, ct, left), 0);
+    ASSERT_EQ(apply(Side::Right, ct, right), 0);
+    EXPECT_LT(distance(to_array(left), identity<T>(order), double(order) * eps<T>()), 30);
+    EXPECT_LT(distance(to_array(right), identity<T>(order), double(order) * eps<T>()), 30);
 }
 
 TYPED_TEST(Qr, FactorsReproduceAWithAUnitaryQ) {
     using T = TypeParam;
-    for (QrTree tree : {QrTree::Flat, QrTree::Binary})
-        for (Shape shape : {Shape::Random, Shape::IllConditioned, Shape::RankDeficient}) {
-            check_qr<T>(50, 50, 16, tree, shape);   // square, not a tile multiple
-            check_qr<T>(100, 37, 16, tree, shape);  // tall
-            check_qr<T>(37, 70, 16, tree, shape);   // wide
-            check_qr<T>(160, 16, 16, tree, shape);  // tall and skinny: one tile column
-        }
-    check_qr<T>(1, 1, 16, QrTree::Flat, Shape::Random);
-    check_qr<T>(300, 5, 16, QrTree::Binary, Shape::Random);  // 19 tiles: an odd binary tree
+    for (bool lq : {false, true})
+        for (QrTree tree : {QrTree::Flat, QrTree::Binary})
+            for (Shape shape : {Shape::Random, Shape::IllConditioned, Shape::RankDeficient}) {
+                check_factorization<T>(lq, 50, 50, 16, tree, shape);   // square, not a tile multiple
+                check_factorization<T>(lq, 100, 37, 16, tree, shape);  // tall
+                check_factorization<T>(lq, 37, 70, 16, tree, shape);   // wide
+                check_factorization<T>(lq, 160, 16, 16, tree, shape);  // tall and skinny: one tile column
+                check_factorization<T>(lq, 16, 160, 16, tree, shape);  // short and wide: one tile row
+            }
+    check_factorization<T>(false, 1, 1, 16, QrTree::Flat, Shape::Random);
+    check_factorization<T>(false, 300, 5, 16, QrTree::Binary, Shape::Random);  // 19 tiles: an odd binary tree
+    check_factorization<T>(true, 5, 300, 16, QrTree::Binary, Shape::Random);
 }
 
 // geqrf_async then unmqr_async, with no wait between them: unmqr's tasks wait for the
@@ -147,6 +159,7 @@ TYPED_TEST(Qr, BadArgumentsAreRefused) {
     expect_invalid("C.n", [&] { unmqr(Side::Right, Op::NoTrans, A, F, C); });
     expect_invalid("C.nb", [&] { unmqr(Side::Left, Op::NoTrans, A, F, D); });
     if (detail::scalar_traits<T>::is_complex) expect_invalid("trans", [&] { unmqr(Side::Left, Op::Trans, A, F, C); });
+    expect_invalid("F", [&] { unmlq(Side::Left, Op::NoTrans, A, F, B); });  // a QR's factors
     expect_invalid("tree", [] { QrFactors<T>(QrTree('X')); });
 }
 

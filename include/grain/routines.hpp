@@ -151,6 +151,18 @@ template <typename T>
 Request unmqr_async(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
 template <typename T>
 int unmqr(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
+/// Tile LQ, A = L Q, any m x n: L in A's lower triangle (trapezoid if m > n), Q as the
+/// reflectors above it with the factors F (the QR of A^H, conjugate-transposed). Always 0
+template <typename T>
+Request gelqf_async(Matrix<T>& A, QrFactors<T>& F);
+template <typename T>
+int gelqf(Matrix<T>& A, QrFactors<T>& F);
+/// C = op(Q) C (Left) or C op(Q) (Right), Q (n x n) from gelqf's A and F, as LAPACK's
+/// unmlq and ormlq. Always 0
+template <typename T>
+Request unmlq_async(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
+template <typename T>
+int unmlq(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
 
 /// LU factorization with partial pivoting, P A = L U (L unit lower), in place, as
 /// LAPACK's getrf: ipiv (ipiv.size() == min(m, n)) gets 1-based row indices global to A;

@@ -1,4 +1,5 @@
-// QR: geqrf and unmqr (the tile QR and the application of its Q). One plan each (call.hpp).
+// QR and LQ: geqrf and gelqf (the tile factorizations), unmqr and unmlq (their Q applied).
+// One plan each (call.hpp).
 #include "call.hpp"
 #include "src/starpu/qr_storage.hpp"
 
@@ -11,21 +12,29 @@ namespace {
 
 using namespace detail;
 
+// geqrf, and gelqf (`lq`): the factorization, its factors in F.
 template <typename T>
-Plan<T> geqrf_plan(Matrix<T>& A, QrFactors<T>& F) {
-    Plan<T> p("grain::geqrf", {&A});
+Plan<T> factor_plan(const char* routine, bool lq, Matrix<T>& A, QrFactors<T>& F) {
+    Plan<T> p(routine, {&A});
     require_local(p.routine, A);
     require_runtime(p.routine);
     QrStorage<T>& storage = QrAccess::storage(F);
-    storage.shape_for(A.m(), A.n(), A.nb());
+    storage.shape_for(A.m(), A.n(), A.nb(), lq);
     p.check_nan({{&A, Elements::All, 3}});
-    p.step({&A}, [&A, &storage](const Context& ctx) { algorithms::geqrf(ctx, A, storage); });
+    p.step({&A}, [lq, &A, &storage](const Context& ctx) { algorithms::geqrf(ctx, lq, A, storage); });
     return p;
 }
 
 template <typename T>
-Plan<T> unmqr_plan(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C) {
-    Plan<T> p("grain::unmqr", {const_cast<Matrix<T>*>(&A), &C}, {int64_t(side), int64_t(trans)});
+Plan<T> geqrf_plan(Matrix<T>& A, QrFactors<T>& F) { return factor_plan("grain::geqrf", false, A, F); }
+template <typename T>
+Plan<T> gelqf_plan(Matrix<T>& A, QrFactors<T>& F) { return factor_plan("grain::gelqf", true, A, F); }
+
+// unmqr, and unmlq (`lq`): C = op(Q) C or C op(Q), Q from the factorization's A and F.
+template <typename T>
+Plan<T> apply_plan(const char* routine, bool lq, Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F,
+                   Matrix<T>& C) {
+    Plan<T> p(routine, {const_cast<Matrix<T>*>(&A), &C}, {int64_t(side), int64_t(trans)});
     require_local(p.routine, A);
     require_local(p.routine, C);
     require_runtime(p.routine);
@@ -34,29 +43,46 @@ Plan<T> unmqr_plan(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Mat
     require(trans == Op::NoTrans || trans == conj_trans<T>(), p.routine, "trans", std::string(1, char(trans)),
             "must be NoTrans or ConjTrans (Q has no transpose of its own in complex precisions)");
     QrStorage<T>& storage = QrAccess::storage(F);
-    require(storage.fits(A.m(), A.n(), A.nb()), p.routine, "F", "not A's",
-            "must hold the factors geqrf computed on A");
-    const int64_t order = side == Side::Left ? C.m() : C.n();
-    require(order == A.m(), p.routine, side == Side::Left ? "C.m" : "C.n", std::to_string(order),
-            "must equal A.m = " + std::to_string(A.m()));
+    require(storage.fits(A.m(), A.n(), A.nb(), lq), p.routine, "F", "not A's",
+            std::string("must hold the factors ") + (lq ? "gelqf" : "geqrf") + " computed on A");
+    // Q is m x m for a QR, n x n for an LQ.
+    const int64_t order = side == Side::Left ? C.m() : C.n(), q_order = lq ? A.n() : A.m();
+    require(order == q_order, p.routine, side == Side::Left ? "C.m" : "C.n", std::to_string(order),
+            std::string("must equal ") + (lq ? "A.n = " : "A.m = ") + std::to_string(q_order));
     require_same_tiles(p.routine, A, "C", C);
     require_disjoint(p.routine, C, "C", A, "A");
     p.check_nan({{&C, Elements::All, 10}});
-    p.step({&C}, [=, &A, &storage, &C](const Context& ctx) { algorithms::unmqr(ctx, side, trans, A, storage, C); });
+    p.step({&C}, [=, &A, &storage, &C](const Context& ctx) { algorithms::unmqr(ctx, lq, side, trans, A, storage, C); });
     return p;
+}
+
+template <typename T>
+Plan<T> unmqr_plan(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C) {
+    return apply_plan("grain::unmqr", false, side, trans, A, F, C);
+}
+template <typename T>
+Plan<T> unmlq_plan(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C) {
+    return apply_plan("grain::unmlq", true, side, trans, A, F, C);
 }
 
 }  // namespace
 
 GRAIN_TILED_FORMS(geqrf, (Matrix<T>& A, QrFactors<T>& F), (A, F))
+GRAIN_TILED_FORMS(gelqf, (Matrix<T>& A, QrFactors<T>& F), (A, F))
 GRAIN_TILED_FORMS(unmqr, (Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C),
+                  (side, trans, A, F, C))
+GRAIN_TILED_FORMS(unmlq, (Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C),
                   (side, trans, A, F, C))
 
 #define GRAIN_INSTANTIATE(T)                                                                     \
     template Request geqrf_async<T>(Matrix<T>&, QrFactors<T>&);                                  \
     template int geqrf<T>(Matrix<T>&, QrFactors<T>&);                                            \
+    template Request gelqf_async<T>(Matrix<T>&, QrFactors<T>&);                                  \
+    template int gelqf<T>(Matrix<T>&, QrFactors<T>&);                                            \
     template Request unmqr_async<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);      \
-    template int unmqr<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);
+    template int unmqr<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);                \
+    template Request unmlq_async<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);      \
+    template int unmlq<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 

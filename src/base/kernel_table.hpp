@@ -37,7 +37,7 @@
 // getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp and colswp move data only;
 // geqrt m x n; tsqrt the m x n tile under an n x n triangle; ttqrt an n x n triangle under
 // another; gemqrt, tsmqrt and ttmqrt the m x n tile (tsmqrt, ttmqrt: the lower of the
-// pair) updated by k reflectors;
+// pair) updated by k reflectors; the LQ kernels the same, transposed;
 // lange reads an m x n tile once. colswp's `column` is a row of tiles: its shape's
 // buffers, a pivot block and then tiles, with columns for rows.
 #define GRAIN_KERNEL_TABLE(X)                                                                    \
@@ -65,7 +65,13 @@
     X(Tsqrt, tsqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * n)     \
     X(Tsmqrt, tsmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 4 * m * n * k) \
     X(Ttqrt, ttqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * n * n * n / 3) \
-    X(Ttmqrt, ttmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * k)
+    X(Ttmqrt, ttmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * k) \
+    X(Gelqt, gelqt, (STARPU_W, STARPU_RW), none, factor, whole, own, 2 * n * m * m - 2 * m * m * m / 3) \
+    X(Gemlqt, gemlqt, (STARPU_R, STARPU_R, STARPU_RW), none, factor, whole, own, 4 * m * n * k - 2 * m * k * k) \
+    X(Tslqt, tslqt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * n * m * m)     \
+    X(Tsmlqt, tsmlqt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 4 * m * n * k) \
+    X(Ttlqt, ttlqt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * m * m / 3) \
+    X(Ttmlqt, ttmlqt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * k)
 
 namespace grain::detail {
 

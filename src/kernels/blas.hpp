@@ -15,11 +15,33 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "grain/types.hpp"
 #include "src/base/scalar_traits.hpp"
+
+// LAPACK's LQ tile kernels, which LAPACKE 3.11 does not wrap: their Fortran symbols, as
+// OpenBLAS (and reference LAPACK) export them; characters passed with their lengths.
+#define GRAIN_LQ_DECLARATIONS(T, p)                                                                    \
+    void p##gelqt_(const int* m, const int* n, const int* mb, T* a, const int* lda, T* t, const int* ldt, \
+                   T* work, int* info);                                                                 \
+    void p##gemlqt_(const char* side, const char* trans, const int* m, const int* n, const int* k,       \
+                    const int* mb, const T* v, const int* ldv, const T* t, const int* ldt, T* c,         \
+                    const int* ldc, T* work, int* info, size_t, size_t);                                 \
+    void p##tplqt_(const int* m, const int* n, const int* l, const int* mb, T* a, const int* lda, T* b,  \
+                   const int* ldb, T* t, const int* ldt, T* work, int* info);                            \
+    void p##tpmlqt_(const char* side, const char* trans, const int* m, const int* n, const int* k,       \
+                    const int* l, const int* mb, const T* v, const int* ldv, const T* t, const int* ldt, \
+                    T* a, const int* lda, T* b, const int* ldb, T* work, int* info, size_t, size_t);
+extern "C" {
+GRAIN_LQ_DECLARATIONS(float, s)
+GRAIN_LQ_DECLARATIONS(double, d)
+GRAIN_LQ_DECLARATIONS(std::complex<float>, c)
+GRAIN_LQ_DECLARATIONS(std::complex<double>, z)
+}
+#undef GRAIN_LQ_DECLARATIONS
 
 namespace grain::blas {
 
@@ -138,6 +160,36 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
         std::vector<T> work(size_t(ib) * size_t(s == Side::Left ? n : m));                            \
         return LAPACKE_##p##tpmqrt_work(LAPACK_COL_MAJOR, char(s), letter<T>(t), m, n, k, l, ib, v,   \
                                         ldv, tf, ldt, a, lda, b, ldb, work.data());                   \
+    }                                                                                                 \
+    inline int gelqt(int m, int n, int ib, T* a, int lda, T* t, int ldt) {                            \
+        /* its updates take ib x m, though LAPACK 3.11's comment says ib x n */                       \
+        std::vector<T> work(size_t(ib) * size_t(std::max(m, n)));                                     \
+        int info = 0;                                                                                 \
+        p##gelqt_(&m, &n, &ib, a, &lda, t, &ldt, work.data(), &info);                                 \
+        return info;                                                                                  \
+    }                                                                                                 \
+    inline int gemlqt(Side s, Op t, int m, int n, int k, int ib, const T* v, int ldv, const T* tf,    \
+                      int ldt, T* c, int ldc) {                                                       \
+        std::vector<T> work(size_t(ib) * size_t(s == Side::Left ? n : m));                            \
+        const char side = char(s), trans = letter<T>(t);                                              \
+        int info = 0;                                                                                 \
+        p##gemlqt_(&side, &trans, &m, &n, &k, &ib, v, &ldv, tf, &ldt, c, &ldc, work.data(), &info, 1, 1); \
+        return info;                                                                                  \
+    }                                                                                                 \
+    inline int tplqt(int m, int n, int l, int ib, T* a, int lda, T* b, int ldb, T* t, int ldt) {      \
+        std::vector<T> work(size_t(ib) * size_t(m));                                                  \
+        int info = 0;                                                                                 \
+        p##tplqt_(&m, &n, &l, &ib, a, &lda, b, &ldb, t, &ldt, work.data(), &info);                    \
+        return info;                                                                                  \
+    }                                                                                                 \
+    inline int tpmlqt(Side s, Op t, int m, int n, int k, int l, int ib, const T* v, int ldv,          \
+                      const T* tf, int ldt, T* a, int lda, T* b, int ldb) {                           \
+        std::vector<T> work(size_t(ib) * size_t(s == Side::Left ? n : m));                            \
+        const char side = char(s), trans = letter<T>(t);                                              \
+        int info = 0;                                                                                 \
+        p##tpmlqt_(&side, &trans, &m, &n, &k, &l, &ib, v, &ldv, tf, &ldt, a, &lda, b, &ldb,           \
+                   work.data(), &info, 1, 1);                                                         \
+        return info;                                                                                  \
     }
 
 GRAIN_BLAS_OVERLOADS(float, s)

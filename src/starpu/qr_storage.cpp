@@ -33,12 +33,13 @@ QrStorage<T>::~QrStorage() {
 }
 
 template <typename T>
-void QrStorage<T>::shape_for(int64_t m, int64_t n, int nb) {
-    if (fits(m, n, nb)) return;
+void QrStorage<T>::shape_for(int64_t m, int64_t n, int nb, bool lq) {
+    if (fits(m, n, nb, lq)) return;
     release();
-    m_ = m, n_ = n, nb_ = nb;
+    m_ = m, n_ = n, nb_ = nb, lq_ = lq;
     ib_ = qr_inner_block(nb);
-    mt_ = int((m + nb - 1) / nb), nt_ = int((n + nb - 1) / nb);
+    const int row_tiles = int((m + nb - 1) / nb), col_tiles = int((n + nb - 1) / nb);
+    mt_ = lq ? col_tiles : row_tiles, nt_ = lq ? row_tiles : col_tiles;
     const size_t blocks = 2 * size_t(mt_) * size_t(nt_);
     try {
         data_.assign(blocks * size_t(ib_) * size_t(nb), T(0));
@@ -58,10 +59,9 @@ starpu_data_handle_t QrStorage<T>::at(QrFactor which, int i, int j) {
             enlist_handle_owner(this);
             enlisted_ = true;
         }
-        const int cols = j < nt_ - 1 ? nb_ : int(n_ - int64_t(j) * nb_);
         T* block = data_.data() + index * size_t(ib_) * size_t(nb_);
         starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(block), uint32_t(ib_),
-                                    uint32_t(ib_), uint32_t(cols), sizeof(T));
+                                    uint32_t(ib_), uint32_t(nb_), sizeof(T));
     }
     return h;
 }

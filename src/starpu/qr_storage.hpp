@@ -1,8 +1,9 @@
 #pragma once
 // The storage behind grain::QrFactors: for each tile of the factored view, the T factors
 // of its two block reflectors (the tile's own QR, geqrt's; and the one that eliminated it
-// against another tile, tsqrt's or ttqrt's), each ib x (the tile's columns), in memory of
-// its own, registered with StarPU on first use.
+// against another tile, tsqrt's or ttqrt's), each ib x nb, in memory of its own,
+// registered with StarPU on first use. An LQ's are those of the QR of A^H: indexed by
+// A's tile (column, row).
 #include <starpu.h>
 
 #include <cstdint>
@@ -24,12 +25,14 @@ public:
     QrStorage& operator=(const QrStorage&) = delete;
 
     QrTree tree() const { return tree_; }
-    // Sizes the factors for an m x n view of nb tiles (a new shape releases the old
-    // factors' handles first, which waits for their tasks).
-    void shape_for(int64_t m, int64_t n, int nb);
-    // Whether the factors are sized for that view, as geqrf left them.
-    bool fits(int64_t m, int64_t n, int nb) const { return m == m_ && n == n_ && nb == nb_ && !data_.empty(); }
-    // The handle of one factor of tile (i, j).
+    // Sizes the factors for the QR (LQ: `lq`) of an m x n view of nb tiles (a new shape
+    // releases the old factors' handles first, which waits for their tasks).
+    void shape_for(int64_t m, int64_t n, int nb, bool lq);
+    // Whether the factors are sized for that factorization, as geqrf (gelqf) left them.
+    bool fits(int64_t m, int64_t n, int nb, bool lq) const {
+        return m == m_ && n == n_ && nb == nb_ && lq == lq_ && !data_.empty();
+    }
+    // The handle of one factor of tile (i, j) of the view (of its transpose for an LQ).
     starpu_data_handle_t at(QrFactor which, int i, int j);
 
     void runtime_ending() override {
@@ -41,7 +44,8 @@ private:
     void release();
     QrTree tree_;
     int64_t m_ = 0, n_ = 0;
-    int nb_ = 0, ib_ = 0, mt_ = 0, nt_ = 0;
+    int nb_ = 0, ib_ = 0, mt_ = 0, nt_ = 0;  // mt_ x nt_: tiles of the view, or of its transpose
+    bool lq_ = false;
     std::vector<T> data_;  // 2 mt nt blocks of ib x nb
     std::vector<starpu_data_handle_t> handles_;
     bool enlisted_ = false;
