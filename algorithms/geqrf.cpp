@@ -30,17 +30,21 @@ struct Elimination {
 };
 
 // The operations of step k on a column of tile rows k..mt-1, in an order that respects
-// their dependencies.
-std::vector<Elimination> eliminations(QrTree tree, int mt, int k) {
+// their dependencies. Flat: every tile against the diagonal one. Binary: the rows cut into
+// domains of `domain` tiles, each eliminated flat against its first, whose triangles are
+// then eliminated pairwise in log2(domains) rounds.
+std::vector<Elimination> eliminations(QrTree tree, int domain, int mt, int k) {
+    if (tree == QrTree::Flat) domain = mt;
+    std::vector<int> heads;
+    for (int h = k; h < mt; h += domain) heads.push_back(h);
     std::vector<Elimination> ops;
-    if (tree == QrTree::Flat) {
-        ops.push_back({k, k, false});
-        for (int i = k + 1; i < mt; ++i) ops.push_back({k, i, false});
-        return ops;
-    }
-    for (int i = k; i < mt; ++i) ops.push_back({i, i, false});
-    for (int stride = 1; k + stride < mt; stride *= 2)
-        for (int p = k; p + stride < mt; p += 2 * stride) ops.push_back({p, p + stride, true});
+    // The domains' chains side by side, their i-th operations together.
+    for (int i = 0; i < domain; ++i)
+        for (int h : heads)
+            if (h + i < mt) ops.push_back({i == 0 ? h + i : h, h + i, false});
+    const int count = int(heads.size());
+    for (int stride = 1; stride < count; stride *= 2)
+        for (int p = 0; p + stride < count; p += 2 * stride) ops.push_back({heads[size_t(p)], heads[size_t(p + stride)], true});
     return ops;
 }
 
@@ -72,7 +76,7 @@ void geqrf(const Context& ctx, bool lq, const Matrix<T>& A, detail::QrStorage<T>
     auto at = [&](int r, int c) { return lq ? tile(A, c, r) : tile(A, r, c); };
     for (int k = 0; k < kt; ++k) {
         const int step_priority = 3 * (kt - k);
-        for (const Elimination& e : eliminations(F.tree(), rows, k)) {
+        for (const Elimination& e : eliminations(F.tree(), F.domain(), rows, k)) {
             if (e.own())
                 detail::task::own_qrt(ctx, lq, F.at(QrFactor::Own, e.row, k), at(e.row, k), step_priority);
             else
@@ -93,7 +97,7 @@ void unmqr(const Context& ctx, bool lq, Side side, Op trans, const Matrix<T>& A,
     const bool forward = ((side == Side::Left) == (trans != Op::NoTrans)) != lq;
     for (int s = 0; s < kt; ++s) {
         const int k = forward ? s : kt - 1 - s;
-        std::vector<Elimination> ops = eliminations(F.tree(), rows, k);
+        std::vector<Elimination> ops = eliminations(F.tree(), F.domain(), rows, k);
         if (!forward) std::reverse(ops.begin(), ops.end());
         for (const Elimination& e : ops) apply(ctx, lq, side, trans, A, F, C, k, e, 0, 3 * (kt - s));
     }

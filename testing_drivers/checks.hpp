@@ -292,6 +292,42 @@ double factor_residual(const Array<T>& A, Array<T> F) {
     return double(norm('1', F)) / denominator;
 }
 
+// A QR's or an LQ's (`lq`) residuals, LAPACK's dqrt02 and dlqt02: the larger of
+// ||A - Q1 R||_1 / (||A||_1 max(m, n) eps) and ||I - Q1^H Q1||_1 / (m eps) (QR: Q1 the first
+// k = min(m, n) columns of Q, R the upper trapezoid of the factored array), or of
+// ||A - L Q1||_1 / (||A||_1 max(m, n) eps) and ||I - Q1 Q1^H||_1 / (n eps) (LQ: Q1 the
+// first k rows of Q, L the lower trapezoid).
+template <typename T>
+double qr_residual(bool lq, const Array<T>& A, const Array<T>& factored, const Array<T>& Q1) {
+    const int m = int(A.m), n = int(A.n), k = std::min(m, n);
+    Array<T> triangle(lq ? m : k, lq ? k : n);  // R (k x n) or L (m x k)
+    for (int64_t j = 0; j < triangle.n; ++j)
+        for (int64_t i = 0; i < triangle.m; ++i)
+            if (lq ? i >= j : i <= j) triangle(i, j) = factored(i, j);
+    Array<T> product(m, n);
+    if (k > 0) {
+        if (lq)
+            blas::gemm(Op::NoTrans, Op::NoTrans, m, n, k, T(1), triangle.data(), triangle.ld(), Q1.data(), Q1.ld(), T(0),
+                       product.data(), product.ld());
+        else
+            blas::gemm(Op::NoTrans, Op::NoTrans, m, n, k, T(1), Q1.data(), Q1.ld(), triangle.data(), triangle.ld(), T(0),
+                       product.data(), product.ld());
+    }
+    const double factors = A.a.empty() ? 0 : factor_residual(A, std::move(product));
+    Array<T> gram(k, k);
+    for (int64_t i = 0; i < k; ++i) gram(i, i) = T(-1);
+    const Op ct = grain::detail::conj_trans<T>();
+    const int order = lq ? n : m;
+    if (k > 0) {
+        if (lq)
+            blas::gemm(Op::NoTrans, ct, k, k, n, T(1), Q1.data(), Q1.ld(), Q1.data(), Q1.ld(), T(1), gram.data(), gram.ld());
+        else
+            blas::gemm(ct, Op::NoTrans, k, k, m, T(1), Q1.data(), Q1.ld(), Q1.data(), Q1.ld(), T(1), gram.data(), gram.ld());
+    }
+    const double eps = std::numeric_limits<real_t<T>>::epsilon();
+    return std::max(factors, double(norm('1', gram)) / (std::max(order, 1) * eps));
+}
+
 // L L^H (Lower) or U^H U (Upper) from the factored array, with one trmm (n^3 flops)
 template <typename T>
 Array<T> cholesky_product(Uplo uplo, const Array<T>& factored) {

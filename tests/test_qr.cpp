@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <utility>
 #include <vector>
 
 #include "common.hpp"
@@ -72,12 +73,12 @@ double distance(const Array<T>& X, const Array<T>& Y, double scale) {
 // geqrf (gelqf, `lq`) then unmqr (unmlq) on identities: ‖A - Q R‖ (‖A - L Q‖) and the
 // unitarity of Q, from both sides.
 template <typename T>
-void check_factorization(bool lq, int64_t m, int64_t n, int nb, QrTree tree, Shape shape) {
+void check_factorization(bool lq, int64_t m, int64_t n, int nb, QrTree tree, int domain, Shape shape) {
     SCOPED_TRACE(::testing::Message() << (lq ? "LQ " : "QR ") << m << " x " << n << " nb " << nb << " tree "
-                                      << char(tree) << " shape " << int(shape));
+                                      << char(tree) << " domain " << domain << " shape " << int(shape));
     const Array<T> a = test_matrix<T>(m, n, shape);
     Matrix<T> A = tiles_of(a, nb);
-    QrFactors<T> F(tree);
+    QrFactors<T> F(tree, domain);
     ASSERT_EQ(lq ? gelqf(A, F) : geqrf(A, F), 0);
     const Array<T> factored = to_array(A);
     const auto apply = [&](Side side, Op trans, Matrix<T>& C) { return (lq ? unmlq<T> : unmqr<T>)(side, trans, A, F, C); };
@@ -117,18 +118,20 @@ void check_factorization(bool lq, int64_t m, int64_t n, int nb, QrTree tree, Sha
 
 TYPED_TEST(Qr, FactorsReproduceAWithAUnitaryQ) {
     using T = TypeParam;
+    const std::pair<QrTree, int> trees[] = {{QrTree::Flat, 1}, {QrTree::Binary, 1}, {QrTree::Binary, 3}};
     for (bool lq : {false, true})
-        for (QrTree tree : {QrTree::Flat, QrTree::Binary})
+        for (auto [tree, domain] : trees)
             for (Shape shape : {Shape::Random, Shape::IllConditioned, Shape::RankDeficient}) {
-                check_factorization<T>(lq, 50, 50, 16, tree, shape);   // square, not a tile multiple
-                check_factorization<T>(lq, 100, 37, 16, tree, shape);  // tall
-                check_factorization<T>(lq, 37, 70, 16, tree, shape);   // wide
-                check_factorization<T>(lq, 160, 16, 16, tree, shape);  // tall and skinny: one tile column
-                check_factorization<T>(lq, 16, 160, 16, tree, shape);  // short and wide: one tile row
+                check_factorization<T>(lq, 50, 50, 16, tree, domain, shape);   // square, not a tile multiple
+                check_factorization<T>(lq, 100, 37, 16, tree, domain, shape);  // tall
+                check_factorization<T>(lq, 37, 70, 16, tree, domain, shape);   // wide
+                check_factorization<T>(lq, 160, 16, 16, tree, domain, shape);  // tall and skinny: one tile column
+                check_factorization<T>(lq, 16, 160, 16, tree, domain, shape);  // short and wide: one tile row
             }
-    check_factorization<T>(false, 1, 1, 16, QrTree::Flat, Shape::Random);
-    check_factorization<T>(false, 300, 5, 16, QrTree::Binary, Shape::Random);  // 19 tiles: an odd binary tree
-    check_factorization<T>(true, 5, 300, 16, QrTree::Binary, Shape::Random);
+    check_factorization<T>(false, 1, 1, 16, QrTree::Flat, 1, Shape::Random);
+    // 19 tiles: odd binary trees, of single tiles and of domains of 4 (the last of 3)
+    check_factorization<T>(false, 300, 5, 16, QrTree::Binary, 1, Shape::Random);
+    check_factorization<T>(true, 5, 300, 16, QrTree::Binary, 4, Shape::Random);
 }
 
 // geqrf_async then unmqr_async, with no wait between them: unmqr's tasks wait for the
@@ -161,6 +164,7 @@ TYPED_TEST(Qr, BadArgumentsAreRefused) {
     if (detail::scalar_traits<T>::is_complex) expect_invalid("trans", [&] { unmqr(Side::Left, Op::Trans, A, F, C); });
     expect_invalid("F", [&] { unmlq(Side::Left, Op::NoTrans, A, F, B); });  // a QR's factors
     expect_invalid("tree", [] { QrFactors<T>(QrTree('X')); });
+    expect_invalid("domain", [] { QrFactors<T>(QrTree::Binary, 0); });
 }
 
 }  // namespace

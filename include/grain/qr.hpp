@@ -21,16 +21,18 @@ struct QrAccess;
 }
 
 /// How the tiles of a column are eliminated at each step: `Flat`, one after another
-/// against the diagonal tile (the fewest tasks); `Binary`, each tile factored on its own,
-/// then their triangles combined pairwise in log2(tiles) rounds (the most parallel, for
-/// tall and skinny matrices).
+/// against the diagonal tile (the fewest tasks, one chain); `Binary`, in domains of
+/// `domain` consecutive tiles, each eliminated flat against its first, then their
+/// triangles combined pairwise in log2(domains) rounds (domains side by side: the
+/// parallelism tall and skinny matrices need; domain 1, every tile factored on its own).
 enum class QrTree : char { Flat = 'F', Binary = 'B' };
 
 template <typename T>
 class QrFactors {
 public:
-    explicit QrFactors(QrTree tree = QrTree::Flat);
+    explicit QrFactors(QrTree tree = QrTree::Flat, int domain = 1);
     QrTree tree() const;
+    int domain() const;
 
 private:
     friend struct detail::QrAccess;

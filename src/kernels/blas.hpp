@@ -161,6 +161,12 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
         return LAPACKE_##p##tpmqrt_work(LAPACK_COL_MAJOR, char(s), letter<T>(t), m, n, k, l, ib, v,   \
                                         ldv, tf, ldt, a, lda, b, ldb, work.data());                   \
     }                                                                                                 \
+    inline int geqrf(int m, int n, T* a, int lda, T* tau) {                                           \
+        return LAPACKE_##p##geqrf(LAPACK_COL_MAJOR, m, n, a, lda, tau);                               \
+    }                                                                                                 \
+    inline int gelqf(int m, int n, T* a, int lda, T* tau) {                                           \
+        return LAPACKE_##p##gelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau);                               \
+    }                                                                                                 \
     inline int gelqt(int m, int n, int ib, T* a, int lda, T* t, int ldt) {                            \
         /* its updates take ib x m, though LAPACK 3.11's comment says ib x n */                       \
         std::vector<T> work(size_t(ib) * size_t(std::max(m, n)));                                     \
@@ -191,6 +197,17 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
                    work.data(), &info, 1, 1);                                                         \
         return info;                                                                                  \
     }
+
+// LAPACK's Q of geqrf applied (ormqr in real precisions, unmqr in complex ones).
+#define GRAIN_UNMQR(T, name)                                                                              \
+    inline int unmqr(Side s, Op t, int m, int n, int k, const T* a, int lda, const T* tau, T* c, int ldc) { \
+        return LAPACKE_##name(LAPACK_COL_MAJOR, char(s), letter<T>(t), m, n, k, a, lda, tau, c, ldc);       \
+    }
+GRAIN_UNMQR(float, sormqr)
+GRAIN_UNMQR(double, dormqr)
+GRAIN_UNMQR(std::complex<float>, cunmqr)
+GRAIN_UNMQR(std::complex<double>, zunmqr)
+#undef GRAIN_UNMQR
 
 GRAIN_BLAS_OVERLOADS(float, s)
 GRAIN_BLAS_OVERLOADS(double, d)

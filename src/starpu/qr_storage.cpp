@@ -10,14 +10,17 @@
 namespace grain {
 
 template <typename T>
-QrFactors<T>::QrFactors(QrTree tree) {
+QrFactors<T>::QrFactors(QrTree tree, int domain) {
     if (tree != QrTree::Flat && tree != QrTree::Binary)
         throw invalid_argument("grain::QrFactors", "tree", std::string(1, char(tree)), "must be Flat or Binary");
-    storage_ = std::make_shared<detail::QrStorage<T>>(tree);
+    if (domain < 1) throw invalid_argument("grain::QrFactors", "domain", std::to_string(domain), "must be >= 1");
+    storage_ = std::make_shared<detail::QrStorage<T>>(tree, domain);
 }
 
 template <typename T>
 QrTree QrFactors<T>::tree() const { return storage_->tree(); }
+template <typename T>
+int QrFactors<T>::domain() const { return storage_->domain(); }
 
 template class QrFactors<float>;
 template class QrFactors<double>;

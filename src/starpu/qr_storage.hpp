@@ -19,12 +19,13 @@ enum class QrFactor { Own = 0, Elimination = 1 };
 template <typename T>
 class QrStorage final : public HandleOwner {
 public:
-    explicit QrStorage(QrTree tree) : tree_(tree) {}
+    QrStorage(QrTree tree, int domain) : tree_(tree), domain_(domain) {}
     ~QrStorage();
     QrStorage(const QrStorage&) = delete;
     QrStorage& operator=(const QrStorage&) = delete;
 
     QrTree tree() const { return tree_; }
+    int domain() const { return domain_; }
     // Sizes the factors for the QR (LQ: `lq`) of an m x n view of nb tiles (a new shape
     // releases the old factors' handles first, which waits for their tasks).
     void shape_for(int64_t m, int64_t n, int nb, bool lq);
@@ -43,6 +44,7 @@ public:
 private:
     void release();
     QrTree tree_;
+    int domain_;
     int64_t m_ = 0, n_ = 0;
     int nb_ = 0, ib_ = 0, mt_ = 0, nt_ = 0;  // mt_ x nt_: tiles of the view, or of its transpose
     bool lq_ = false;

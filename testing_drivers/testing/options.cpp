@@ -45,6 +45,8 @@ const char* usage_text =
     "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf, getrf_nopiv alone on\n"
     "                       GPU 0 (copy to the GPU, call, copy back; nan if it does not fit)\n"
     "      --uplo L|U       triangle for potrf/potrs/posv/syrk [L]\n"
+    "      --qr-tree flat|binary  geqrf/gelqf/unmqr: how each step's tiles are eliminated [flat]\n"
+    "      --qr-domain N    the binary tree's domains: tiles eliminated flat before it [1]\n"
     "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
     "  -g, --gpus N         GPUs                             [GRAIN_NGPU, STARPU_NCUDA, all]\n"
     "  -P N, -Q N           process grid under mpirun: matrices 2D block-cyclic over P x Q\n"
@@ -218,6 +220,13 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
         o.human = true;
     } else if (arg == "--uplo") {
         o.uplo = parse_uplo(value());
+    } else if (arg == "--qr-tree") {
+        const std::string tree = value();
+        if (tree != "flat" && tree != "binary")
+            throw usage_error("invalid value '" + tree + "' for --qr-tree: expected flat or binary");
+        o.qr_tree = tree == "flat" ? grain::QrTree::Flat : grain::QrTree::Binary;
+    } else if (arg == "--qr-domain") {
+        o.qr_domain = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "-t" || arg == "--threads") {
         o.threads = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "-P") {

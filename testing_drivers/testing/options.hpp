@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "grain/qr.hpp"
 #include "grain/types.hpp"
 
 namespace grain::testing::driver {
@@ -44,6 +45,8 @@ struct Options {
     bool verbose = false;
     uint64_t seed = 42;
     Uplo uplo = Uplo::Lower;
+    grain::QrTree qr_tree = grain::QrTree::Flat;
+    int qr_domain = 1;
 };
 
 // A command line grain_testing cannot run, or a file it names that cannot be written.
