@@ -95,6 +95,16 @@ template <typename T>
 void unmqr(const Context& ctx, bool lq, Side side, Op trans, const Matrix<T>& A, detail::QrStorage<T>& F,
            const Matrix<T>& C);
 
+// D's overlap with S copied from S, tile by tile (S and D of one tile size); with
+// zero_rest, the rest of D zeroed.
+template <typename T>
+void lacpy(const Context& ctx, bool zero_rest, const Matrix<T>& S, const Matrix<T>& D);
+// LAPACK's gels: A factored (QR, or LQ when m < n; its factors in F, sized for it), B
+// (max(m, n) x nrhs) overwritten by the solution, X a k x nrhs workspace of A's tiles.
+template <typename T>
+void gels(const Context& ctx, Op trans, const Matrix<T>& A, detail::QrStorage<T>& F, const Matrix<T>& B,
+          const Matrix<T>& X);
+
 // Which elements of A a norm reads, as LAPACK's norm routines: all (lange); the uplo
 // triangle of a symmetric or Hermitian matrix, each element off the diagonal standing for
 // its transpose too, a Hermitian diagonal read as real (lansy, lanhe); the uplo trapezoid,

@@ -344,6 +344,18 @@ void colswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vec
 }
 
 template <typename T>
+void lacpy(const Context& ctx, bool zero_rest, Tile<T> A, Tile<T> B, int priority) {
+    TileArgs<T> args;
+    args.whole_tile = zero_rest;
+    submit_task(ctx, Kernel::Lacpy, args, {A, B}, priority);
+}
+
+template <typename T>
+void laset(const Context& ctx, Tile<T> B, int priority) {
+    submit_task(ctx, Kernel::Laset, TileArgs<T>{}, {B}, priority);
+}
+
+template <typename T>
 void own_qrt(const Context& ctx, bool lq, starpu_data_handle_t factor, Tile<T> A, int priority) {
     submit_factor(ctx, lq ? Kernel::Gelqt : Kernel::Geqrt, TileArgs<T>{}, factor, {A}, priority);
 }
@@ -374,6 +386,8 @@ void pair_mqrt(const Context& ctx, bool lq, bool triangular, Side side, Op trans
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                            \
+    template void lacpy<T>(const Context&, bool, Tile<T>, Tile<T>, int);                               \
+    template void laset<T>(const Context&, Tile<T>, int);                                              \
     template void own_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, int);                \
     template void own_mqrt<T>(const Context&, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, int); \
     template void pair_qrt<T>(const Context&, bool, bool, starpu_data_handle_t, Tile<T>, Tile<T>, int); \

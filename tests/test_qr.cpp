@@ -169,3 +169,74 @@ TYPED_TEST(Qr, BadArgumentsAreRefused) {
 
 }  // namespace
 }  // namespace grain::test
+
+namespace grain::test {
+namespace {
+
+// gels in its four cases (QR or LQ, NoTrans or ConjTrans) on shapes that are not tile
+// multiples: a consistent system's solution makes op(A) X = B (LAPACK's dqrt16,
+// ‖B - op(A) X‖ / (‖op(A)‖ ‖X‖ max(m, n) eps)); an overdetermined one's residual is
+// orthogonal to op(A)'s columns (dqrt17, ‖op(A)^H (B - op(A) X)‖ / (‖A‖ ‖B‖ max(m, n, nrhs) eps)).
+template <typename T>
+void check_gels(Op trans, int64_t m, int64_t n, int64_t nrhs, bool consistent) {
+    SCOPED_TRACE(::testing::Message() << "trans " << char(trans) << " " << m << " x " << n << " nrhs " << nrhs
+                                      << (consistent ? " consistent" : " least squares"));
+    const bool adjoint = trans != Op::NoTrans;
+    const int64_t rows = std::max(m, n), ar = adjoint ? n : m, ac = adjoint ? m : n;  // op(A) is ar x ac
+    const Array<T> a = test_matrix<T>(m, n, Shape::Random);
+    Array<T> opa(ar, ac);
+    for (int64_t j = 0; j < ac; ++j)
+        for (int64_t i = 0; i < ar; ++i) opa(i, j) = adjoint ? detail::conj(a(j, i)) : a(i, j);
+    Array<T> b(rows, nrhs);
+    const Array<T> x0 = random_array<T>(ac, nrhs, Kind::General, rng()), noise = random_array<T>(ar, nrhs, Kind::General, rng());
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < ar; ++i) {
+            Wide s = 0;
+            for (int64_t l = 0; l < ac; ++l) s += wide(opa(i, l)) * wide(x0(l, j));
+            b(i, j) = T(real_t<T>(s.real())) + (consistent ? T(0) : noise(i, j));
+            if constexpr (detail::scalar_traits<T>::is_complex) b(i, j) += T(0, real_t<T>(s.imag()));
+        }
+    Matrix<T> A = tiles_of(a, 16), B = tiles_of(b, 16);
+    ASSERT_EQ(gels(trans, A, B), 0);
+    const Array<T> solved = to_array(B);
+    Array<T> x(ac, nrhs), r(ar, nrhs);
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < ac; ++i) x(i, j) = solved(i, j);
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < ar; ++i) {
+            Wide s = wide(b(i, j));
+            for (int64_t l = 0; l < ac; ++l) s -= wide(opa(i, l)) * wide(x(l, j));
+            if constexpr (detail::scalar_traits<T>::is_complex)
+                r(i, j) = T(real_t<T>(s.real()), real_t<T>(s.imag()));
+            else
+                r(i, j) = T(s.real());
+        }
+    const double scale = double(std::max(m, n)) * eps<T>();
+    if (consistent) {
+        EXPECT_LT(frobenius(r) / (frobenius(opa) * frobenius(x) * scale), 30);
+        return;
+    }
+    Array<T> ortho(ac, nrhs);
+    double s2 = 0;
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < ac; ++i) {
+            Wide s = 0;
+            for (int64_t l = 0; l < ar; ++l) s += std::conj(wide(opa(l, i))) * wide(r(l, j));
+            s2 += std::norm(s);
+        }
+    EXPECT_LT(std::sqrt(s2) / (frobenius(a) * frobenius(b) * double(std::max({m, n, nrhs})) * eps<T>()), 30);
+}
+
+TYPED_TEST(Qr, GelsSolvesInItsFourCases) {
+    using T = TypeParam;
+    const Op ct = detail::conj_trans<T>();
+    for (Op trans : {Op::NoTrans, ct})
+        for (auto [m, n] : {std::pair<int64_t, int64_t>{70, 30}, {30, 70}, {50, 50}, {100, 17}, {17, 100}}) {
+            check_gels<T>(trans, m, n, 3, true);
+            // Overdetermined: least squares of an inconsistent system.
+            if ((trans == Op::NoTrans) == (m > n) && m != n) check_gels<T>(trans, m, n, 3, false);
+        }
+}
+
+}  // namespace
+}  // namespace grain::test

@@ -164,6 +164,16 @@ Request unmlq_async(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Ma
 template <typename T>
 int unmlq(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
 
+/// Least squares or minimum norm, as LAPACK's gels: op(A) X = B with op NoTrans or
+/// ConjTrans (Trans in real precisions), A m x n of full rank, B max(m, n) x nrhs. The
+/// least-squares solution of an overdetermined system (m >= n, NoTrans; m < n, ConjTrans)
+/// or the minimum-norm one of an underdetermined one overwrites B's first n (m) rows; A
+/// holds its QR (m >= n) or LQ, in grain's tile representation
+template <typename T>
+Request gels_async(Op trans, Matrix<T>& A, Matrix<T>& B);
+template <typename T>
+int gels(Op trans, Matrix<T>& A, Matrix<T>& B);
+
 /// LU factorization with partial pivoting, P A = L U (L unit lower), in place, as
 /// LAPACK's getrf: ipiv (ipiv.size() == min(m, n)) gets 1-based row indices global to A;
 /// info is the first exactly zero pivot, and the factorization still completes

@@ -65,8 +65,36 @@ Plan<T> unmlq_plan(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Mat
     return apply_plan("grain::unmlq", true, side, trans, A, F, C);
 }
 
+// gels: a least-squares or minimum-norm solution into B, on A's QR (m >= n) or LQ, its
+// factors and the solve's workspace the request's own.
+template <typename T>
+Plan<T> gels_plan(Op trans, Matrix<T>& A, Matrix<T>& B) {
+    Plan<T> p("grain::gels", {&A, &B}, {int64_t(trans)});
+    require_local(p.routine, A);
+    require_local(p.routine, B);
+    require_runtime(p.routine);
+    trans = checked<T>(p.routine, "trans", trans);
+    require(trans == Op::NoTrans || trans == conj_trans<T>(), p.routine, "trans", std::string(1, char(trans)),
+            "must be NoTrans or ConjTrans (Trans in real precisions), as LAPACK's");
+    const int64_t rows = std::max(A.m(), A.n());
+    require(B.m() == rows, p.routine, "B.m", std::to_string(B.m()), "must equal max(A.m, A.n) = " + std::to_string(rows));
+    require_same_tiles(p.routine, A, "B", B);
+    require_disjoint(p.routine, B, "B", A, "A");
+    p.check_nan({{&A, Elements::All, 4}, {&B, Elements::All, 6}});
+    auto F = std::make_shared<QrFactors<T>>();
+    QrStorage<T>& storage = QrAccess::storage(*F);
+    storage.shape_for(A.m(), A.n(), A.nb(), A.m() < A.n());
+    auto X = std::make_shared<Matrix<T>>(std::min(A.m(), A.n()), B.n(), A.scales());
+    p.step({&A, &B}, [=, &A, &B, &storage](const Context& ctx) {
+        if (ctx.request) ctx.request->scratch.insert(ctx.request->scratch.end(), {F, X});
+        if (X->m() > 0) algorithms::gels(ctx, trans, A, storage, B, *X);
+    });
+    return p;
+}
+
 }  // namespace
 
+GRAIN_TILED_FORMS(gels, (Op trans, Matrix<T>& A, Matrix<T>& B), (trans, A, B))
 GRAIN_TILED_FORMS(geqrf, (Matrix<T>& A, QrFactors<T>& F), (A, F))
 GRAIN_TILED_FORMS(gelqf, (Matrix<T>& A, QrFactors<T>& F), (A, F))
 GRAIN_TILED_FORMS(unmqr, (Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C),
@@ -82,7 +110,9 @@ GRAIN_TILED_FORMS(unmlq, (Side side, Op trans, const Matrix<T>& A, QrFactors<T>&
     template Request unmqr_async<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);      \
     template int unmqr<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);                \
     template Request unmlq_async<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);      \
-    template int unmlq<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);
+    template int unmlq<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);                \
+    template Request gels_async<T>(Op, Matrix<T>&, Matrix<T>&);                                   \
+    template int gels<T>(Op, Matrix<T>&, Matrix<T>&);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 

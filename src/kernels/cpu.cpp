@@ -409,6 +409,29 @@ void lange(void* buffers[], void* cl_arg) {
     }
 }
 
+// The rows and columns the two tiles share, copied from the first into the second; with
+// whole_tile, the rest of the second zeroed.
+template <typename T>
+void lacpy(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
+    const T* x = data<T>(buffers[0]);
+    T* y = data<T>(buffers[1]);
+    for (int j = 0; j < b.cols; ++j)
+        for (int i = 0; i < b.rows; ++i) {
+            const bool shared = i < a.rows && j < a.cols;
+            if (shared) y[i + int64_t(j) * b.ld] = x[i + int64_t(j) * a.ld];
+            else if (p.whole_tile) y[i + int64_t(j) * b.ld] = T(0);
+        }
+}
+
+template <typename T>
+void laset(void* buffers[], void*) {
+    const TileRef a = dims(buffers[0]);
+    T* x = data<T>(buffers[0]);
+    for (int j = 0; j < a.cols; ++j) std::fill(x + int64_t(j) * a.ld, x + int64_t(j) * a.ld + a.rows, T(0));
+}
+
 GRAIN_DEFINE_KERNEL_FUNCTIONS(GRAIN_CPU_KERNEL)
 
 }  // namespace grain::detail::cpu
