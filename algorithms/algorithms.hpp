@@ -99,6 +99,10 @@ void unmqr(const Context& ctx, bool lq, Side side, Op trans, const Matrix<T>& A,
 // zero_rest, the rest of D zeroed.
 template <typename T>
 void lacpy(const Context& ctx, bool zero_rest, const Matrix<T>& S, const Matrix<T>& D);
+// Q's first Q.n columns (QR: Q is A.m x A.m) or first Q.m rows (LQ, `lq`: A.n x A.n), from
+// geqrf's A and F.
+template <typename T>
+void ungqr(const Context& ctx, bool lq, const Matrix<T>& A, detail::QrStorage<T>& F, const Matrix<T>& Q);
 // LAPACK's gels: A factored (QR, or LQ when m < n; its factors in F, sized for it), B
 // (max(m, n) x nrhs) overwritten by the solution, X a k x nrhs workspace of A's tiles.
 template <typename T>

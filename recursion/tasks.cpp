@@ -351,8 +351,15 @@ void lacpy(const Context& ctx, bool zero_rest, Tile<T> A, Tile<T> B, int priorit
 }
 
 template <typename T>
-void laset(const Context& ctx, Tile<T> B, int priority) {
-    submit_task(ctx, Kernel::Laset, TileArgs<T>{}, {B}, priority);
+void laset(const Context& ctx, T diagonal, Tile<T> B, int priority) {
+    TileArgs<T> args;
+    args.alpha = diagonal;
+    submit_task(ctx, Kernel::Laset, args, {B}, priority);
+}
+
+template <typename T>
+void trzero(const Context& ctx, Tile<T> A, int priority) {
+    submit_task(ctx, Kernel::Trzero, TileArgs<T>{}, {A}, priority);
 }
 
 template <typename T>
@@ -387,7 +394,8 @@ void pair_mqrt(const Context& ctx, bool lq, bool triangular, Side side, Op trans
 
 #define GRAIN_INSTANTIATE(T)                                                                            \
     template void lacpy<T>(const Context&, bool, Tile<T>, Tile<T>, int);                               \
-    template void laset<T>(const Context&, Tile<T>, int);                                              \
+    template void laset<T>(const Context&, T, Tile<T>, int);                                           \
+    template void trzero<T>(const Context&, Tile<T>, int);                                             \
     template void own_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, int);                \
     template void own_mqrt<T>(const Context&, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, int); \
     template void pair_qrt<T>(const Context&, bool, bool, starpu_data_handle_t, Tile<T>, Tile<T>, int); \

@@ -180,11 +180,14 @@ template <typename T>
 void colswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& row,
             int64_t first_col, int priority);
 
-// B's overlap with A copied from A; with zero_rest, the rest of B zeroed. And B zeroed.
+// B's overlap with A copied from A; with zero_rest, the rest of B zeroed. B zeroed, its
+// diagonal set to `diagonal`. A's first exact zero on its diagonal reported as info.
 template <typename T>
 void lacpy(const Context& ctx, bool zero_rest, Tile<T> A, Tile<T> B, int priority);
 template <typename T>
-void laset(const Context& ctx, Tile<T> B, int priority);
+void laset(const Context& ctx, T diagonal, Tile<T> B, int priority);
+template <typename T>
+void trzero(const Context& ctx, Tile<T> A, int priority);
 
 // QR's tile kernels, or LQ's (`lq`: the same on the conjugate transpose, rows for
 // columns); `factor` is the T of the block reflector the kernel writes or applies (a

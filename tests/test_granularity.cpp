@@ -16,7 +16,7 @@ template <typename T>
 class Granularity : public ::testing::Test {};
 TYPED_TEST_SUITE(Granularity, Precisions);
 
-const Workload workloads[] = {Workload::Product, Workload::Cholesky, Workload::Lu, Workload::PivotedLu};
+const Workload workloads[] = {Workload::Product, Workload::Cholesky, Workload::Lu, Workload::PivotedLu, Workload::Qr};
 
 // Every ladder is one Matrix takes (each scale divides the one above), its top tile is
 // no larger than the call, one scale on cores alone and a ladder down from the GPUs' tile

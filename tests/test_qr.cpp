@@ -178,12 +178,12 @@ namespace {
 // ‖B - op(A) X‖ / (‖op(A)‖ ‖X‖ max(m, n) eps)); an overdetermined one's residual is
 // orthogonal to op(A)'s columns (dqrt17, ‖op(A)^H (B - op(A) X)‖ / (‖A‖ ‖B‖ max(m, n, nrhs) eps)).
 template <typename T>
-void check_gels(Op trans, int64_t m, int64_t n, int64_t nrhs, bool consistent) {
+void check_gels(Op trans, int64_t m, int64_t n, int64_t nrhs, bool consistent, Shape shape = Shape::Random) {
     SCOPED_TRACE(::testing::Message() << "trans " << char(trans) << " " << m << " x " << n << " nrhs " << nrhs
-                                      << (consistent ? " consistent" : " least squares"));
+                                      << (consistent ? " consistent" : " least squares") << " shape " << int(shape));
     const bool adjoint = trans != Op::NoTrans;
     const int64_t rows = std::max(m, n), ar = adjoint ? n : m, ac = adjoint ? m : n;  // op(A) is ar x ac
-    const Array<T> a = test_matrix<T>(m, n, Shape::Random);
+    const Array<T> a = test_matrix<T>(m, n, shape);
     Array<T> opa(ar, ac);
     for (int64_t j = 0; j < ac; ++j)
         for (int64_t i = 0; i < ar; ++i) opa(i, j) = adjoint ? detail::conj(a(j, i)) : a(i, j);
@@ -236,6 +236,79 @@ TYPED_TEST(Qr, GelsSolvesInItsFourCases) {
             // Overdetermined: least squares of an inconsistent system.
             if ((trans == Op::NoTrans) == (m > n) && m != n) check_gels<T>(trans, m, n, 3, false);
         }
+    // Condition about 1e8, tall and wide.
+    check_gels<T>(Op::NoTrans, 100, 37, 2, true, Shape::IllConditioned);
+    check_gels<T>(Op::NoTrans, 100, 37, 2, false, Shape::IllConditioned);
+    check_gels<T>(Op::NoTrans, 37, 100, 2, true, Shape::IllConditioned);
+}
+
+// An exactly zero column makes R's diagonal exactly zero there: info is its index, as
+// LAPACK's, through the tiled and the LAPACK-layout forms.
+TYPED_TEST(Qr, GelsReportsAnExactlySingularTriangle) {
+    using T = TypeParam;
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{60, 40}, {40, 60}}) {
+        Array<T> a = test_matrix<T>(m, n, Shape::Random), b = random_array<T>(std::max(m, n), 2, Kind::General, rng());
+        const int64_t zero = 21;  // in the second tile
+        for (int64_t i = 0; i < (m >= n ? m : n); ++i) (m >= n ? a(i, zero) : a(zero, i)) = T(0);
+        Matrix<T> A = tiles_of(a, 16), B = tiles_of(b, 16);
+        EXPECT_EQ(gels(Op::NoTrans, A, B), zero + 1) << m << " x " << n;
+        EXPECT_EQ(gels(Op::NoTrans, m, n, 2, a.data(), a.ld(), b.data(), b.ld()), zero + 1) << m << " x " << n;
+    }
+}
+
+// The LAPACK-layout gels finds a consistent system's exact solution (A well conditioned).
+TYPED_TEST(Qr, GelsOnLapackLayoutSolves) {
+    using T = TypeParam;
+    const int64_t m = 90, n = 33, nrhs = 4;
+    Array<T> a = test_matrix<T>(m, n, Shape::Random), x0 = random_array<T>(n, nrhs, Kind::General, rng());
+    Array<T> b(m, nrhs);
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t l = 0; l < n; ++l) b(i, j) += a(i, l) * x0(l, j);
+    ASSERT_EQ(gels(Op::NoTrans, m, n, nrhs, a.data(), a.ld(), b.data(), b.ld()), 0);
+    Array<T> x(n, nrhs);
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < n; ++i) x(i, j) = b(i, j);
+    EXPECT_LT(distance(x, x0, frobenius(x0) * 1e4 * double(m) * eps<T>()), 1) << "x far from the exact solution";
+}
+
+// ungqr's Q (unglq's) has orthonormal columns (rows) and Q R (L Q) is A, under both trees.
+TYPED_TEST(Qr, UngqrGivesQExplicitly) {
+    using T = TypeParam;
+    for (bool lq : {false, true})
+        for (QrTree tree : {QrTree::Flat, QrTree::Binary}) {
+            const int64_t m = lq ? 37 : 100, n = lq ? 100 : 37, k = std::min(m, n);
+            SCOPED_TRACE(::testing::Message() << (lq ? "LQ" : "QR") << " tree " << char(tree));
+            const Array<T> a = test_matrix<T>(m, n, Shape::IllConditioned);
+            Matrix<T> A = tiles_of(a, 16), Q(lq ? k : m, lq ? n : k, 16);
+            QrFactors<T> F(tree);
+            ASSERT_EQ(lq ? gelqf(A, F) : geqrf(A, F), 0);
+            ASSERT_EQ(lq ? unglq(A, F, Q) : ungqr(A, F, Q), 0);
+            const Array<T> q = to_array(Q), f = to_array(A);
+            Array<T> gram(k, k), product(m, n);
+            for (int64_t j = 0; j < k; ++j)
+                for (int64_t i = 0; i < k; ++i) {
+                    Wide s = i == j ? -1 : 0;
+                    for (int64_t l = 0; l < (lq ? n : m); ++l)
+                        s += lq ? wide(q(i, l)) * std::conj(wide(q(j, l))) : std::conj(wide(q(l, i))) * wide(q(l, j));
+                    gram(i, j) = T(real_t<T>(std::abs(s)));
+                }
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < m; ++i) {
+                    Wide s = 0;
+                    for (int64_t l = 0; l < k; ++l)
+                        if (lq ? l <= i : l <= j) s += lq ? wide(f(i, l)) * wide(q(l, j)) : wide(q(i, l)) * wide(f(l, j));
+                    product(i, j) = T(real_t<T>(std::abs(s - wide(a(i, j)))));
+                }
+            EXPECT_LT(frobenius(gram) / (double(std::max(m, n)) * eps<T>()), 30);
+            EXPECT_LT(frobenius(product) / (frobenius(a) * double(std::max(m, n)) * eps<T>()), 30);
+        }
+    Matrix<T> A(40, 30, 16), tooWide(40, 41, 16), wrongRows(30, 30, 16);
+    QrFactors<T> F;
+    ASSERT_EQ(geqrf(A, F), 0);
+    expect_invalid("Q.n", [&] { ungqr(A, F, tooWide); });
+    expect_invalid("Q.m", [&] { ungqr(A, F, wrongRows); });
+    expect_invalid("F", [&] { unglq(A, F, wrongRows); });
 }
 
 }  // namespace

@@ -163,12 +163,25 @@ template <typename T>
 Request unmlq_async(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
 template <typename T>
 int unmlq(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C);
+/// Q explicitly, as LAPACK's ungqr and orgqr: Q's first Q.n columns (Q.m == A.m,
+/// Q.n <= A.m) from geqrf's A and F; unglq and orglq: Q's first Q.m rows (Q.n == A.n,
+/// Q.m <= A.n) from gelqf's. Q has A's tiles. Always 0
+template <typename T>
+Request ungqr_async(const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q);
+template <typename T>
+int ungqr(const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q);
+template <typename T>
+Request unglq_async(const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q);
+template <typename T>
+int unglq(const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q);
 
 /// Least squares or minimum norm, as LAPACK's gels: op(A) X = B with op NoTrans or
 /// ConjTrans (Trans in real precisions), A m x n of full rank, B max(m, n) x nrhs. The
 /// least-squares solution of an overdetermined system (m >= n, NoTrans; m < n, ConjTrans)
 /// or the minimum-norm one of an underdetermined one overwrites B's first n (m) rows; A
-/// holds its QR (m >= n) or LQ, in grain's tile representation
+/// holds its QR (m >= n) or LQ, in grain's tile representation. info = i where the
+/// triangle's i-th diagonal element is exactly zero (A is rank-deficient): B then holds no
+/// solution, as LAPACK's
 template <typename T>
 Request gels_async(Op trans, Matrix<T>& A, Matrix<T>& B);
 template <typename T>
@@ -319,6 +332,8 @@ template <typename T>
 int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb);
 template <typename T>
 int getri(int64_t n, T* a, int64_t lda, const int* ipiv);
+template <typename T>
+int gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
 template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda);
 template <typename T>

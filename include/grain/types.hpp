@@ -21,6 +21,7 @@ enum class Workload : char {
     Cholesky = 'C',   // potrf and its solves: potrf, trsm, syrk per step
     Lu = 'L',         // getrf_nopiv and its solves: getrf_nopiv, trsm, gemm per step
     PivotedLu = 'G',  // getrf and its solves: the LU of a whole column, trsm, gemm per step
+    Qr = 'Q',         // geqrf, gels, ungqr: a column of QR kernels, its updates per step
 };
 
 // The real type of a precision: herk's alpha and beta, a norm.

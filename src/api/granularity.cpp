@@ -142,6 +142,15 @@ Step step_of(Workload workload, const Prices& prices, double nb, double tiles, d
             return {1 + 2 * c + c * c, panel + m * (swaps + trsm) + m * m * gemm,
                     panel + next * (swaps + trsm + gemm) + moves, panel};
         }
+        case Workload::Qr: {
+            // A flat tree: the panel is the diagonal tile's QR, then one triangle-on-tile QR
+            // per tile under it, each row of the trailing matrix updated by both in turn;
+            // the next panel follows its first tile's updates.
+            const double qr = price(Kernel::Geqrt) * d * d * d, ts = price(Kernel::Tsqrt) * d * d;
+            const double apply = price(Kernel::Gemqrt) * d, pair = price(Kernel::Tsmqrt) * d;
+            return {1 + m + c + m * c, qr + m * ts + c * apply + m * c * pair,
+                    qr + next * (ts + apply + pair) + moves, qr};
+        }
     }
     return {0, 0, 0, 0};
 }

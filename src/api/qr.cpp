@@ -1,6 +1,7 @@
 // QR and LQ: geqrf and gelqf (the tile factorizations), unmqr and unmlq (their Q applied).
 // One plan each (call.hpp).
 #include "call.hpp"
+#include "layout_call.hpp"
 #include "src/starpu/qr_storage.hpp"
 
 namespace grain {
@@ -65,6 +66,38 @@ Plan<T> unmlq_plan(Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Mat
     return apply_plan("grain::unmlq", true, side, trans, A, F, C);
 }
 
+// ungqr, and unglq (`lq`): Q's leading columns (rows) from the factorization's A and F.
+template <typename T>
+Plan<T> explicit_plan(const char* routine, bool lq, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q) {
+    Plan<T> p(routine, {const_cast<Matrix<T>*>(&A), &Q});
+    require_local(p.routine, A);
+    require_local(p.routine, Q);
+    require_runtime(p.routine);
+    QrStorage<T>& storage = QrAccess::storage(F);
+    require(storage.fits(A.m(), A.n(), A.nb(), lq), p.routine, "F", "not A's",
+            std::string("must hold the factors ") + (lq ? "gelqf" : "geqrf") + " computed on A");
+    // Q's rows (columns) are the order of Q, m for a QR, n for an LQ; it has at most as many
+    // columns (rows).
+    const int64_t order = lq ? A.n() : A.m(), along = lq ? Q.n() : Q.m(), across = lq ? Q.m() : Q.n();
+    require(along == order, p.routine, lq ? "Q.n" : "Q.m", std::to_string(along),
+            std::string("must equal ") + (lq ? "A.n = " : "A.m = ") + std::to_string(order));
+    require(across <= order, p.routine, lq ? "Q.m" : "Q.n", std::to_string(across),
+            std::string("must be at most ") + (lq ? "A.n = " : "A.m = ") + std::to_string(order));
+    require_same_tiles(p.routine, A, "Q", Q);
+    require_disjoint(p.routine, Q, "Q", A, "A");
+    p.step({&Q}, [lq, &A, &storage, &Q](const Context& ctx) { algorithms::ungqr(ctx, lq, A, storage, Q); });
+    return p;
+}
+
+template <typename T>
+Plan<T> ungqr_plan(const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q) {
+    return explicit_plan("grain::ungqr", false, A, F, Q);
+}
+template <typename T>
+Plan<T> unglq_plan(const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q) {
+    return explicit_plan("grain::unglq", true, A, F, Q);
+}
+
 // gels: a least-squares or minimum-norm solution into B, on A's QR (m >= n) or LQ, its
 // factors and the solve's workspace the request's own.
 template <typename T>
@@ -101,6 +134,20 @@ GRAIN_TILED_FORMS(unmqr, (Side side, Op trans, const Matrix<T>& A, QrFactors<T>&
                   (side, trans, A, F, C))
 GRAIN_TILED_FORMS(unmlq, (Side side, Op trans, const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& C),
                   (side, trans, A, F, C))
+GRAIN_TILED_FORMS(ungqr, (const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q), (A, F, Q))
+GRAIN_TILED_FORMS(unglq, (const Matrix<T>& A, QrFactors<T>& F, Matrix<T>& Q), (A, F, Q))
+
+// The LAPACK-layout gels: A m x n and B max(m, n) x nrhs on the tiles of the larger order.
+template <typename T>
+int gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb) {
+    detail::LayoutCall<T> call("grain::gels", Workload::Qr);
+    require_size(call.routine(), "m", m), require_size(call.routine(), "n", n);
+    require_size(call.routine(), "nrhs", nrhs);
+    const std::vector<int> scales = call.scales(std::max(m, n));
+    Matrix<T> A = call.wrap("lda", m, n, a, lda, scales);
+    Matrix<T> B = call.wrap("ldb", std::max(m, n), nrhs, b, ldb, scales);
+    return call.run([&] { return gels(trans, A, B); });
+}
 
 #define GRAIN_INSTANTIATE(T)                                                                     \
     template Request geqrf_async<T>(Matrix<T>&, QrFactors<T>&);                                  \
@@ -112,7 +159,12 @@ GRAIN_TILED_FORMS(unmlq, (Side side, Op trans, const Matrix<T>& A, QrFactors<T>&
     template Request unmlq_async<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);      \
     template int unmlq<T>(Side, Op, const Matrix<T>&, QrFactors<T>&, Matrix<T>&);                \
     template Request gels_async<T>(Op, Matrix<T>&, Matrix<T>&);                                   \
-    template int gels<T>(Op, Matrix<T>&, Matrix<T>&);
+    template int gels<T>(Op, Matrix<T>&, Matrix<T>&);                                             \
+    template int gels<T>(Op, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t);                 \
+    template Request ungqr_async<T>(const Matrix<T>&, QrFactors<T>&, Matrix<T>&);                  \
+    template int ungqr<T>(const Matrix<T>&, QrFactors<T>&, Matrix<T>&);                            \
+    template Request unglq_async<T>(const Matrix<T>&, QrFactors<T>&, Matrix<T>&);                  \
+    template int unglq<T>(const Matrix<T>&, QrFactors<T>&, Matrix<T>&);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 

@@ -35,8 +35,9 @@
 // syrk, herk, syr2k and her2k (herk and her2k complex only: real precisions submit syrk and
 // syr2k) n x n output, inner k; potrf, trtri, lauum and trtrm order n;
 // getrf_nopiv and getrf (the panel) m x n; scale m x n; laswp, colswp, lacpy (a tile's
-// overlap with another copied into it, the rest zeroed with whole_tile) and laset (a tile
-// zeroed) move data only;
+// overlap with another copied into it, the rest zeroed with whole_tile), laset (a tile
+// zeroed, alpha on its diagonal) and trzero (the first exact zero on a tile's diagonal
+// reported as info) move or read data only;
 // geqrt m x n; tsqrt the m x n tile under an n x n triangle; ttqrt an n x n triangle under
 // another; gemqrt, tsmqrt and ttmqrt the m x n tile (tsmqrt, ttmqrt: the lower of the
 // pair) updated by k reflectors; the LQ kernels the same, transposed;
@@ -64,6 +65,7 @@
     X(Colswp, colswp, (STARPU_R, STARPU_RW), none, column, whole, own, 0)                          \
     X(Lacpy, lacpy, (STARPU_R, STARPU_RW), none, tiles, whole, own, 0)                             \
     X(Laset, laset, (STARPU_W), none, tiles, whole, own, 0)                                        \
+    X(Trzero, trzero, (STARPU_R), none, tiles, whole, own, 0)                                      \
     X(Geqrt, geqrt, (STARPU_W, STARPU_RW), none, factor, whole, own, 2 * m * n * n - 2 * n * n * n / 3) \
     X(Gemqrt, gemqrt, (STARPU_R, STARPU_R, STARPU_RW), none, factor, whole, own, 4 * m * n * k - 2 * n * k * k) \
     X(Tsqrt, tsqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * n)     \

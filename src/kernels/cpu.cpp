@@ -426,10 +426,22 @@ void lacpy(void* buffers[], void* cl_arg) {
 }
 
 template <typename T>
-void laset(void* buffers[], void*) {
+void laset(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
     const TileRef a = dims(buffers[0]);
     T* x = data<T>(buffers[0]);
     for (int j = 0; j < a.cols; ++j) std::fill(x + int64_t(j) * a.ld, x + int64_t(j) * a.ld + a.rows, T(0));
+    for (int i = 0; i < std::min(a.rows, a.cols); ++i) x[i + int64_t(i) * a.ld] = p.alpha;
+}
+
+// Where a triangular solve would divide by zero: LAPACK's trtrs reports it as info.
+template <typename T>
+void trzero(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]);
+    const T* x = data<T>(buffers[0]);
+    for (int i = 0; i < std::min(a.rows, a.cols); ++i)
+        if (x[i + int64_t(i) * a.ld] == T(0)) return p.request->report_info(p.col_offset + i + 1);
 }
 
 GRAIN_DEFINE_KERNEL_FUNCTIONS(GRAIN_CPU_KERNEL)

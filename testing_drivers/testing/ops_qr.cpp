@@ -129,9 +129,9 @@ uint64_t qr_bytes(const Options& o, const Case& c) {
 
 const Registered qr{
     // name, residual bound, runner, flops, bytes, whether it reads -m, -k, --nrhs, workload
-    {"geqrf", 30, GRAIN_BY_PRECISION(run_geqrf), factor_flops, qr_bytes, true, false, false, grain::Workload::Lu},
-    {"gelqf", 30, GRAIN_BY_PRECISION(run_gelqf), factor_flops, qr_bytes, true, false, false, grain::Workload::Lu},
-    {"unmqr", 30, GRAIN_BY_PRECISION(run_unmqr), unmqr_flops, qr_bytes, true, false, true, grain::Workload::Lu},
+    {"geqrf", 30, GRAIN_BY_PRECISION(run_geqrf), factor_flops, qr_bytes, true, false, false, grain::Workload::Qr},
+    {"gelqf", 30, GRAIN_BY_PRECISION(run_gelqf), factor_flops, qr_bytes, true, false, false, grain::Workload::Qr},
+    {"unmqr", 30, GRAIN_BY_PRECISION(run_unmqr), unmqr_flops, qr_bytes, true, false, true, grain::Workload::Qr},
 };
 
 }  // namespace
