@@ -20,7 +20,9 @@
 
 #include <algorithm>
 #include <complex>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <tuple>
 
 namespace grain::lapack_api {
@@ -122,6 +124,41 @@ void gesv(Counter& c, S system, const int* n, const int* nrhs, T* a, const int* 
           const int* ldb, int* info) {
     const bool valid = *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) && at_least(*ldb, *n);
     dispatch(c, valid, *n, info, [&] { return grain::gesv(*n, *nrhs, a, *lda, ipiv, b, *ldb); }, system);
+}
+
+// Whether an m x n array's largest magnitude lies in [low, high], or is zero where `zero`
+// allows it (a NaN or an infinity never does).
+template <typename T>
+bool magnitudes_within(int m, int n, const T* a, int lda, real_type<T> low, real_type<T> high, bool zero) {
+    real_type<T> largest = 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+            const real_type<T> x = std::abs(a[i + int64_t(j) * lda]);
+            if (!(x <= high)) return false;
+            largest = std::max(largest, x);
+        }
+    return largest >= low || (zero && largest == 0);
+}
+
+// gels: grain's QR or LQ leaves A in grain's tile representation, not LAPACK's (no
+// program reads it back as Q without this library's unmqr). A call LAPACK would scale
+// first (A's or B's largest element outside [smlnum, bignum], A zero), a workspace query
+// and a workspace LAPACK refuses are the system's. work[0] gets the workspace that suffices.
+template <typename T, typename S>
+void gels(Counter& c, S system, const char* trans, const int* m, const int* n, const int* nrhs, T* a,
+          const int* lda, T* b, const int* ldb, T* work, const int* lwork, int* info) {
+    const int k = std::min(*m, *n), rows = std::max(*m, *n), enough = std::max(1, k + std::max(k, *nrhs));
+    bool valid = one_of(*trans, is_complex<T> ? "NC" : "NT") && *m >= 0 && *n >= 0 && *nrhs >= 0 &&
+                 at_least(*lda, *m) && at_least(*ldb, rows) && *lwork >= enough;
+    using R = real_type<T>;
+    const R small = std::numeric_limits<R>::min() / std::numeric_limits<R>::epsilon(), big = 1 / small;
+    valid = valid && std::min({*m, *n, *nrhs}) > 0 && !Session::nested() &&
+            magnitudes_within(*m, *n, a, *lda, small, big, false) &&
+            magnitudes_within(up(*trans) == 'N' ? *m : *n, *nrhs, b, *ldb, small, big, true);
+    dispatch(c, valid, k, info, [&] {
+        work[0] = T(R(enough));
+        return grain::gels(Op(up(*trans)), *m, *n, *nrhs, a, *lda, b, *ldb);
+    }, system);
 }
 
 // BLAS: the degenerate calls (nothing to multiply, alpha = 0) go to the system, whose
@@ -285,6 +322,12 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
                              int* info) {                                                                             \
         grain::lapack_api::gesv(GRAIN_COUNTER(p##gesv_), GRAIN_SYSTEM(p##gesv_, n, nrhs, a, lda, ipiv, b, ldb, info), \
                                 n, nrhs, a, lda, ipiv, b, ldb, info);                                                 \
+    }                                                                                                                 \
+    extern "C" void p##gels_(const char* trans, const int* m, const int* n, const int* nrhs, T* a, const int* lda,  \
+                             T* b, const int* ldb, T* work, const int* lwork, int* info, size l1) {                   \
+        grain::lapack_api::gels(GRAIN_COUNTER(p##gels_),                                                              \
+                                GRAIN_SYSTEM(p##gels_, trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info, l1),     \
+                                trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info);                                \
     }                                                                                                                 \
     extern "C" void p##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,              \
                              const T* alpha, const T* a, const int* lda, const T* b, const int* ldb, const T* beta,   \

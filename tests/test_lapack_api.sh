@@ -8,7 +8,8 @@
 # - the linear-equation tests (xlintst*) of the GE, PO and TR paths (getrf, getrs, gesv,
 #   getri, potrf, potrs, posv, potri, trtri, and the system routines built on them: gerfs,
 #   gesvx, trtrs, ...; and lange, lansy or lanhe, and lantr, which their residuals call), with
-#   their error exits, singular and badly scaled matrices;
+#   their error exits, singular and badly scaled matrices; and the least-squares tests
+#   (the LS path): gels through grain, its error exits, scaled and rank-deficient matrices;
 # - GRAIN_LAPACK_TRACE's counts: each interposed routine ran through grain, and grain's
 #   kernels reached the system's LAPACK (nested calls), never grain again;
 # - with the default GRAIN_LAPACK_MIN_N the small calls of the BLAS test go to the system
@@ -104,6 +105,19 @@ for p in $precisions; do
   [ "$(grep 'LATRS3(' ${p}lin.out || true)" = "$tr_known" ] || fail "xlintst$p: latrs3's failures differ from the system's"
   ! grep -i 'failed' ${p}lin.out | grep -v "^ ${P}TR: *$(echo "$tr_known" | grep -c .) out of" | grep -qi 'failed' ||
     fail "xlintst$p: failures"
+  # The LS path (gels, and the system's gelsy, gelss, gelsd, getsls on grain's BLAS) with
+  # one block size: LAPACK's blocking is not grain's, and each size more is a minute more.
+  { head -7 $lapack/${p}test.in; printf '1 NNB\n3 NB\n0 NX\n'; sed -n 11,16p $lapack/${p}test.in
+    printf '%sLS    6\n' $P; } > ${p}ls.in
+  LD_PRELOAD="$preload" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=16 STARPU_SILENT=1 \
+    $lapack/xlintst$p < ${p}ls.in > ${p}ls.out 2> ${p}ls.log || { tail -20 ${p}ls.out ${p}ls.log; fail "xlintst$p, LS path"; }
+  grep -i 'pass\|fail' ${p}ls.out
+  grep -q "All tests for ${P}LS drivers  passed the threshold" ${p}ls.out || fail "xlintst$p: the LS path did not pass"
+  grep -q "${P}LS routines passed the tests of the error exits" ${p}ls.out || fail "xlintst$p: LS error exits"
+  ! grep -qi 'failed' ${p}ls.out || fail "xlintst$p: LS failures"
+  calls=$(through_grain ${p}ls.log ${p}gels_)
+  [ "${calls:-0}" -gt 0 ] || fail "xlintst$p: no ${p}gels_ call went through grain"
+  grep "^grain_lapack: ${p}gels_" ${p}ls.log
   case $p in [sd]) symmetric_norm=lansy_ ;; *) symmetric_norm=lanhe_ ;; esac  # dpot01's, zpot01's
   for s in getrf_ getrs_ gesv_ getri_ potrf_ potrs_ posv_ potri_ trtri_ lange_ lantr_ $symmetric_norm; do
     calls=$(through_grain ${p}lin.log $p$s)
