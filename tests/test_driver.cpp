@@ -98,7 +98,7 @@ std::vector<std::vector<std::string>> table(const std::string& out) {
 TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
     for (const char* op :
          {"gemm", "trsm", "syrk", "herk", "potrf", "potrs", "posv", "getrf", "getrs", "gesv", "getrf_nopiv",
-          "gesv_nopiv"}) {
+          "gesv_nopiv", "geqrf", "gelqf", "unmqr", "ungqr", "gels"}) {
         SCOPED_TRACE(op);
         const Output o = run(std::string("-o ") + op + " -n 50,64 -b 16 -p s,d,c,z --nrhs 3 --check --vendor -t 2");
         EXPECT_EQ(o.exit_code, 0) << o.out;
@@ -127,7 +127,8 @@ TEST(Driver, ChecksEveryOperationAndPrintsItsColumns) {
 TEST(Driver, NoTileSizeRunsEveryOperationOnTheAutomaticLadder) {
     for (const char* op : {"gemm", "trsm", "syrk", "herk", "potrf", "potrs", "posv", "getrf", "getrs", "gesv",
                            "getrf_nopiv", "gesv_nopiv", "lange", "lansy", "lanhe", "lantr", "trmm", "symm", "hemm", "syr2k",
-                           "her2k", "trtri", "lauum", "potri", "poinv", "getri"}) {
+                           "her2k", "trtri", "lauum", "potri", "poinv", "getri", "geqrf", "gelqf", "unmqr", "ungqr",
+                           "gels"}) {
         SCOPED_TRACE(op);
         const Output o = run(std::string("-o ") + op + " -n 150,1000 -p d,z --nrhs 2 --check -t 2");
         EXPECT_EQ(o.exit_code, 0) << o.out;

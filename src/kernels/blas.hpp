@@ -167,6 +167,9 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
     inline int gelqf(int m, int n, T* a, int lda, T* tau) {                                           \
         return LAPACKE_##p##gelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau);                               \
     }                                                                                                 \
+    inline int gels(Op t, int m, int n, int nrhs, T* a, int lda, T* b, int ldb) {                     \
+        return LAPACKE_##p##gels(LAPACK_COL_MAJOR, letter<T>(t), m, n, nrhs, a, lda, b, ldb);         \
+    }                                                                                                 \
     inline int gelqt(int m, int n, int ib, T* a, int lda, T* t, int ldt) {                            \
         /* its updates take ib x m, though LAPACK 3.11's comment says ib x n */                       \
         std::vector<T> work(size_t(ib) * size_t(std::max(m, n)));                                     \
@@ -198,15 +201,19 @@ char letter(Op op) { return char(op == Op::ConjTrans && !detail::scalar_traits<T
         return info;                                                                                  \
     }
 
-// LAPACK's Q of geqrf applied (ormqr in real precisions, unmqr in complex ones).
-#define GRAIN_UNMQR(T, name)                                                                              \
+// LAPACK's Q of geqrf applied, and made explicit (ormqr and orgqr in real precisions, unmqr
+// and ungqr in complex ones).
+#define GRAIN_UNMQR(T, name, explicit_q)                                                                  \
     inline int unmqr(Side s, Op t, int m, int n, int k, const T* a, int lda, const T* tau, T* c, int ldc) { \
         return LAPACKE_##name(LAPACK_COL_MAJOR, char(s), letter<T>(t), m, n, k, a, lda, tau, c, ldc);       \
+    }                                                                                                     \
+    inline int ungqr(int m, int n, int k, T* a, int lda, const T* tau) {                                  \
+        return LAPACKE_##explicit_q(LAPACK_COL_MAJOR, m, n, k, a, lda, tau);                              \
     }
-GRAIN_UNMQR(float, sormqr)
-GRAIN_UNMQR(double, dormqr)
-GRAIN_UNMQR(std::complex<float>, cunmqr)
-GRAIN_UNMQR(std::complex<double>, zunmqr)
+GRAIN_UNMQR(float, sormqr, sorgqr)
+GRAIN_UNMQR(double, dormqr, dorgqr)
+GRAIN_UNMQR(std::complex<float>, cunmqr, cungqr)
+GRAIN_UNMQR(std::complex<double>, zunmqr, zungqr)
 #undef GRAIN_UNMQR
 
 GRAIN_BLAS_OVERLOADS(float, s)

@@ -1,7 +1,9 @@
 // The QR operations: geqrf and gelqf (the factorizations), unmqr (Q^H applied to a
-// right-hand side after an untimed geqrf).
+// right-hand side after an untimed geqrf), ungqr (Q made explicit after one), gels.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "src/base/kernel_table.hpp"
@@ -100,6 +102,86 @@ Result run_unmqr(const Run& r) {
     return res;
 }
 
+// ungqr: Q's first n columns from an untimed geqrf of a random m x n A (m >= n); --check:
+// dqrt02's residuals on that Q; --vendor: LAPACKE's orgqr or ungqr after its own geqrf.
+template <typename T>
+Result run_ungqr(const Run& r) {
+    const Case& c = r.c;
+    if (c.m < c.n) throw std::invalid_argument("ungqr: m must be at least n (Q is m x n)");
+    Factorization<T> f(r, c.m, Kind::General, false);
+    grain::QrFactors<T> F(r.options.qr_tree, r.options.qr_domain);
+    Result res;
+    {
+        const WorkersRunning running;
+        grain::Matrix<T> tF = in_place(r, f.F);
+        res.info = grain::geqrf(tF, F);
+    }
+    const grain::Matrix<T> tF(c.m, c.n, c.scales, f.F.data(), f.F.ld());
+    Array<T> q(c.m, c.n);
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tQ = in_place(r, q);
+        res.info = std::max(res.info, grain::ungqr(tF, F, tQ));
+    });
+    const BlasThreads blas_threads(r.threads);
+    if (r.options.vendor) {
+        Array<T> vA = f.A;
+        std::vector<T> tau(size_t(c.n) + 1);
+        blas::geqrf(int(c.m), int(c.n), vA.data(), vA.ld(), tau.data());
+        res.vendor_time = timed([&] { blas::ungqr(int(c.m), int(c.n), int(c.n), vA.data(), vA.ld(), tau.data()); });
+    }
+    if (r.options.check) res.residual = qr_residual(false, f.A, f.F, q);
+    return res;
+}
+
+// gels: the least-squares solution of a random m x n system (m >= n), or the minimum-norm
+// one (m < n), nrhs right-hand sides; --check: LAPACK's dqrt17 (m > n: the residual
+// orthogonal to A's columns, ||A^H (B - A X)|| / (||A|| ||B|| max(m, n, nrhs) eps)) or dqrt16
+// (||B - A X|| / (||A|| ||X|| max(m, n) eps)), 1-norms; --vendor: LAPACKE's gels.
+template <typename T>
+Result run_gels(const Run& r) {
+    const Case& c = r.c;
+    const int64_t rows = std::max(c.m, c.n);
+    Factorization<T> f(r, c.m, Kind::General, false);
+    const Array<T> B = random_array<T>(rows, c.nrhs, Kind::General, r.rng);
+    Array<T> X = B;
+    Result res;
+    run_grain(r, res, [&] {
+        grain::Matrix<T> tF = in_place(r, f.F), tX = in_place(r, X);
+        res.info = grain::gels(Op::NoTrans, tF, tX);
+    });
+    const BlasThreads blas_threads(r.threads);
+    if (r.options.vendor) {
+        Array<T> vA = f.A, vB = B;
+        res.vendor_time = timed([&] {
+            blas::gels(Op::NoTrans, int(c.m), int(c.n), int(c.nrhs), vA.data(), vA.ld(), vB.data(), vB.ld());
+        });
+    }
+    if (r.options.check) {
+        const int m = int(c.m), n = int(c.n), nrhs = int(c.nrhs);
+        const double eps = std::numeric_limits<real_t<T>>::epsilon();
+        Array<T> residual(m, nrhs);  // B - A X, X the solution's first n rows
+        for (int j = 0; j < nrhs; ++j)
+            for (int i = 0; i < m; ++i) residual(i, j) = B(i, j);
+        if (m > 0 && n > 0 && nrhs > 0)
+            blas::gemm(Op::NoTrans, Op::NoTrans, m, nrhs, n, T(-1), f.A.data(), f.A.ld(), X.data(), X.ld(), T(1),
+                       residual.data(), residual.ld());
+        if (m > n) {
+            Array<T> normal(n, nrhs);
+            blas::gemm(grain::detail::conj_trans<T>(), Op::NoTrans, n, nrhs, m, T(1), f.A.data(), f.A.ld(),
+                       residual.data(), residual.ld(), T(0), normal.data(), normal.ld());
+            const double scale = double(norm('1', f.A)) * double(norm('1', B)) * double(std::max<int64_t>({c.m, c.n, c.nrhs})) * eps;
+            res.residual = double(norm('1', normal)) / scale;
+        } else {
+            Array<T> x(n, nrhs);
+            for (int j = 0; j < nrhs; ++j)
+                for (int i = 0; i < n; ++i) x(i, j) = X(i, j);
+            const double scale = double(norm('1', f.A)) * double(norm('1', x)) * double(std::max(m, n)) * eps;
+            res.residual = double(norm('1', residual)) / scale;
+        }
+    }
+    return res;
+}
+
 template <typename T>
 Result run_geqrf(const Run& r) { return run_factor<T, false>(r); }
 template <typename T>
@@ -113,6 +195,11 @@ double factor_flops(const Case& c) {
 double unmqr_flops(const Case& c) {
     return kernel_flops(Kernel::Gemqrt, double(c.m), double(c.nrhs), double(std::min(c.m, c.n)));
 }
+// LAPACK's gels: the factorization, Q^H B (Q B for the minimum norm) and the solve.
+double gels_flops(const Case& c) {
+    const double k = double(std::min(c.m, c.n)), rows = double(std::max(c.m, c.n)), nrhs = double(c.nrhs);
+    return factor_flops(c) + kernel_flops(Kernel::Gemqrt, rows, nrhs, k) + k * k * nrhs;
+}
 
 // A and its copy; the factors (2 ib/nb of A, their blocks whole); the vendor's copy and
 // tau; the check's Q1, product and Gram matrix. unmqr: C, its copy and the check's.
@@ -121,7 +208,7 @@ uint64_t qr_bytes(const Options& o, const Case& c) {
     const int64_t blocks = 2 * ((c.m + nb - 1) / nb) * ((c.n + nb - 1) / nb);
     const uint64_t a = array_bytes(c, c.m, c.n),
                    factors = times(uint64_t(blocks), array_bytes(c, grain::detail::qr_inner_block(int(nb)), nb));
-    const uint64_t rhs = c.nrhs > 0 ? times(array_bytes(c, c.m, c.nrhs), 3) : 0;
+    const uint64_t rhs = c.nrhs > 0 ? times(array_bytes(c, std::max(c.m, c.n), c.nrhs), 3) : 0;
     const uint64_t vendor = o.vendor ? add(add(a, array_bytes(c, k + 1, 1)), rhs / 3) : 0;
     const uint64_t check = o.check ? add(add(array_bytes(c, c.m, c.n), add(a, a)), array_bytes(c, k, k)) : 0;
     return add(add(add(times(a, 2), factors), rhs), std::max(vendor, check));
@@ -132,6 +219,8 @@ const Registered qr{
     {"geqrf", 30, GRAIN_BY_PRECISION(run_geqrf), factor_flops, qr_bytes, true, false, false, grain::Workload::Qr},
     {"gelqf", 30, GRAIN_BY_PRECISION(run_gelqf), factor_flops, qr_bytes, true, false, false, grain::Workload::Qr},
     {"unmqr", 30, GRAIN_BY_PRECISION(run_unmqr), unmqr_flops, qr_bytes, true, false, true, grain::Workload::Qr},
+    {"ungqr", 30, GRAIN_BY_PRECISION(run_ungqr), factor_flops, qr_bytes, true, false, false, grain::Workload::Qr},
+    {"gels", 30, GRAIN_BY_PRECISION(run_gels), gels_flops, qr_bytes, true, false, true, grain::Workload::Qr},
 };
 
 }  // namespace
