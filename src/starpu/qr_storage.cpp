@@ -45,7 +45,7 @@ void QrStorage<T>::shape_for(int64_t m, int64_t n, int nb, bool lq) {
     mt_ = lq ? col_tiles : row_tiles, nt_ = lq ? row_tiles : col_tiles;
     const size_t blocks = 2 * size_t(mt_) * size_t(nt_);
     try {
-        data_.assign(blocks * size_t(ib_) * size_t(nb), T(0));
+        data_.reset(new T[blocks * size_t(ib_) * size_t(nb)]);
     } catch (const std::bad_alloc&) {
         throw runtime_error("grain::QrFactors: cannot allocate " + std::to_string(blocks) + " factors of " +
                             std::to_string(ib_) + " x " + std::to_string(nb));
@@ -62,7 +62,7 @@ starpu_data_handle_t QrStorage<T>::at(QrFactor which, int i, int j) {
             enlist_handle_owner(this);
             enlisted_ = true;
         }
-        T* block = data_.data() + index * size_t(ib_) * size_t(nb_);
+        T* block = data_.get() + index * size_t(ib_) * size_t(nb_);
         starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(block), uint32_t(ib_),
                                     uint32_t(ib_), uint32_t(nb_), sizeof(T));
     }

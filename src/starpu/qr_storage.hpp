@@ -7,6 +7,7 @@
 #include <starpu.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "grain/qr.hpp"
@@ -31,7 +32,7 @@ public:
     void shape_for(int64_t m, int64_t n, int nb, bool lq);
     // Whether the factors are sized for that factorization, as geqrf (gelqf) left them.
     bool fits(int64_t m, int64_t n, int nb, bool lq) const {
-        return m == m_ && n == n_ && nb == nb_ && lq == lq_ && !data_.empty();
+        return m == m_ && n == n_ && nb == nb_ && lq == lq_ && data_ != nullptr;
     }
     // The handle of one factor of tile (i, j) of the view (of its transpose for an LQ).
     starpu_data_handle_t at(QrFactor which, int i, int j);
@@ -48,7 +49,9 @@ private:
     int64_t m_ = 0, n_ = 0;
     int nb_ = 0, ib_ = 0, mt_ = 0, nt_ = 0;  // mt_ x nt_: tiles of the view, or of its transpose
     bool lq_ = false;
-    std::vector<T> data_;  // 2 mt nt blocks of ib x nb
+    // 2 mt nt blocks of ib x nb, left uninitialized: every kernel writes its block before
+    // any reads it, and the pages are touched by the workers that write them.
+    std::unique_ptr<T[]> data_;
     std::vector<starpu_data_handle_t> handles_;
     bool enlisted_ = false;
 };
