@@ -118,7 +118,7 @@ void check_factorization(bool lq, int64_t m, int64_t n, int nb, QrTree tree, int
 
 TYPED_TEST(Qr, FactorsReproduceAWithAUnitaryQ) {
     using T = TypeParam;
-    const std::pair<QrTree, int> trees[] = {{QrTree::Flat, 1}, {QrTree::Binary, 1}, {QrTree::Binary, 3}};
+    const std::pair<QrTree, int> trees[] = {{QrTree::Flat, 1}, {QrTree::Binary, 1}, {QrTree::Binary, 3}, {QrTree::Auto, 1}};
     for (bool lq : {false, true})
         for (auto [tree, domain] : trees)
             for (Shape shape : {Shape::Random, Shape::IllConditioned, Shape::RankDeficient}) {

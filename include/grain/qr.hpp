@@ -25,12 +25,15 @@ struct QrAccess;
 /// `domain` consecutive tiles, each eliminated flat against its first, then their
 /// triangles combined pairwise in log2(domains) rounds (domains side by side: the
 /// parallelism tall and skinny matrices need; domain 1, every tile factored on its own).
-enum class QrTree : char { Flat = 'F', Binary = 'B' };
+/// `Auto` (the default) chooses when geqrf runs: flat where the matrix has at least two
+/// tile columns per worker, whose updates keep the workers busy beside the panels; else
+/// binary over two domains per worker.
+enum class QrTree : char { Flat = 'F', Binary = 'B', Auto = 'A' };
 
 template <typename T>
 class QrFactors {
 public:
-    explicit QrFactors(QrTree tree = QrTree::Flat, int domain = 1);
+    explicit QrFactors(QrTree tree = QrTree::Auto, int domain = 1);
     QrTree tree() const;
     int domain() const;
 

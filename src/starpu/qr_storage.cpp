@@ -1,5 +1,6 @@
 #include "qr_storage.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <string>
 
@@ -11,16 +12,16 @@ namespace grain {
 
 template <typename T>
 QrFactors<T>::QrFactors(QrTree tree, int domain) {
-    if (tree != QrTree::Flat && tree != QrTree::Binary)
-        throw invalid_argument("grain::QrFactors", "tree", std::string(1, char(tree)), "must be Flat or Binary");
+    if (tree != QrTree::Flat && tree != QrTree::Binary && tree != QrTree::Auto)
+        throw invalid_argument("grain::QrFactors", "tree", std::string(1, char(tree)), "must be Flat, Binary or Auto");
     if (domain < 1) throw invalid_argument("grain::QrFactors", "domain", std::to_string(domain), "must be >= 1");
     storage_ = std::make_shared<detail::QrStorage<T>>(tree, domain);
 }
 
 template <typename T>
-QrTree QrFactors<T>::tree() const { return storage_->tree(); }
+QrTree QrFactors<T>::tree() const { return storage_->tree_choice(); }
 template <typename T>
-int QrFactors<T>::domain() const { return storage_->domain(); }
+int QrFactors<T>::domain() const { return storage_->domain_choice(); }
 
 template class QrFactors<float>;
 template class QrFactors<double>;
@@ -43,6 +44,12 @@ void QrStorage<T>::shape_for(int64_t m, int64_t n, int nb, bool lq) {
     ib_ = qr_inner_block(nb);
     const int row_tiles = int((m + nb - 1) / nb), col_tiles = int((n + nb - 1) / nb);
     mt_ = lq ? col_tiles : row_tiles, nt_ = lq ? row_tiles : col_tiles;
+    tree_ = tree_choice_, domain_ = domain_choice_;
+    if (tree_ == QrTree::Auto) {
+        const int workers = std::max(1, int(starpu_worker_get_count()));
+        tree_ = nt_ >= 2 * workers ? QrTree::Flat : QrTree::Binary;
+        domain_ = tree_ == QrTree::Flat ? 1 : std::max(1, (mt_ + 2 * workers - 1) / (2 * workers));
+    }
     const size_t blocks = 2 * size_t(mt_) * size_t(nt_);
     try {
         data_.reset(new T[blocks * size_t(ib_) * size_t(nb)]);

@@ -20,11 +20,14 @@ enum class QrFactor { Own = 0, Elimination = 1 };
 template <typename T>
 class QrStorage final : public HandleOwner {
 public:
-    QrStorage(QrTree tree, int domain) : tree_(tree), domain_(domain) {}
+    QrStorage(QrTree tree, int domain) : tree_choice_(tree), domain_choice_(domain), tree_(tree), domain_(domain) {}
     ~QrStorage();
     QrStorage(const QrStorage&) = delete;
     QrStorage& operator=(const QrStorage&) = delete;
 
+    // The tree asked for (Auto among them), and the one the sized factors follow.
+    QrTree tree_choice() const { return tree_choice_; }
+    int domain_choice() const { return domain_choice_; }
     QrTree tree() const { return tree_; }
     int domain() const { return domain_; }
     // Sizes the factors for the QR (LQ: `lq`) of an m x n view of nb tiles (a new shape
@@ -44,6 +47,8 @@ public:
 
 private:
     void release();
+    QrTree tree_choice_;
+    int domain_choice_;
     QrTree tree_;
     int domain_;
     int64_t m_ = 0, n_ = 0;

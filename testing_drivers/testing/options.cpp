@@ -45,8 +45,9 @@ const char* usage_text =
     "                       GPU runs cuBLAS gemm / cuSOLVER potrf, getrf, getrf_nopiv alone on\n"
     "                       GPU 0 (copy to the GPU, call, copy back; nan if it does not fit)\n"
     "      --uplo L|U       triangle for potrf/potrs/posv/syrk [L]\n"
-    "      --qr-tree flat|binary  geqrf/gelqf/unmqr: how each step's tiles are eliminated [flat]\n"
+    "      --qr-tree auto|flat|binary  the QR operations: how each step's tiles are eliminated [auto]\n"
     "      --qr-domain N    the binary tree's domains: tiles eliminated flat before it [1]\n"
+    "                       (auto: flat with 2 tile columns per worker, else binary, 2 domains per worker)\n"
     "  -t, --threads N      CPU workers                      [GRAIN_NCPU, STARPU_NCPU, all]\n"
     "  -g, --gpus N         GPUs                             [GRAIN_NGPU, STARPU_NCUDA, all]\n"
     "  -P N, -Q N           process grid under mpirun: matrices 2D block-cyclic over P x Q\n"
@@ -222,9 +223,9 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
         o.uplo = parse_uplo(value());
     } else if (arg == "--qr-tree") {
         const std::string tree = value();
-        if (tree != "flat" && tree != "binary")
-            throw usage_error("invalid value '" + tree + "' for --qr-tree: expected flat or binary");
-        o.qr_tree = tree == "flat" ? grain::QrTree::Flat : grain::QrTree::Binary;
+        if (tree != "flat" && tree != "binary" && tree != "auto")
+            throw usage_error("invalid value '" + tree + "' for --qr-tree: expected auto, flat or binary");
+        o.qr_tree = tree == "flat" ? grain::QrTree::Flat : tree == "binary" ? grain::QrTree::Binary : grain::QrTree::Auto;
     } else if (arg == "--qr-domain") {
         o.qr_domain = parse_number<int>(arg, value(), 1, max_int);
     } else if (arg == "-t" || arg == "--threads") {

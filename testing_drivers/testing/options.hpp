@@ -45,7 +45,7 @@ struct Options {
     bool verbose = false;
     uint64_t seed = 42;
     Uplo uplo = Uplo::Lower;
-    grain::QrTree qr_tree = grain::QrTree::Flat;
+    grain::QrTree qr_tree = grain::QrTree::Auto;
     int qr_domain = 1;
 };
 
