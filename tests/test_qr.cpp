@@ -151,6 +151,33 @@ TYPED_TEST(Qr, AsyncChainNeedsNoBarrier) {
     EXPECT_LT(distance(to_array(Q), identity<T>(m), double(m) * eps<T>()), 30);
 }
 
+// A least-squares solve as three requests with no wait between them: geqrf_async,
+// unmqr_async (Q^H B), trsm_async (R X = (Q^H B)'s first n rows); a consistent system's
+// solution comes out.
+TYPED_TEST(Qr, AsyncLeastSquaresChain) {
+    using T = TypeParam;
+    const int64_t m = 100, n = 48, nrhs = 3;  // n: three whole tiles, R a square of them
+    const Array<T> a = test_matrix<T>(m, n, Shape::Random), x0 = random_array<T>(n, nrhs, Kind::General, rng());
+    Array<T> b(m, nrhs);
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t l = 0; l < n; ++l) b(i, j) += a(i, l) * x0(l, j);
+    Matrix<T> A = tiles_of(a, 16), B = tiles_of(b, 16);
+    QrFactors<T> F;
+    Request r1 = geqrf_async(A, F);
+    Request r2 = unmqr_async(Side::Left, detail::conj_trans<T>(), A, F, B);
+    Matrix<T> top = B.sub(0, 2, 0, 0);
+    Request r3 = trsm_async(Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, T(1), A.sub(0, 2, 0, 2), top);
+    EXPECT_EQ(r1.wait(), 0);
+    EXPECT_EQ(r2.wait(), 0);
+    EXPECT_EQ(r3.wait(), 0);
+    const Array<T> solved = to_array(B);
+    Array<T> x(n, nrhs);
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < n; ++i) x(i, j) = solved(i, j);
+    EXPECT_LT(distance(x, x0, frobenius(x0) * 1e4 * double(m) * eps<T>()), 1);
+}
+
 TYPED_TEST(Qr, BadArgumentsAreRefused) {
     using T = TypeParam;
     Matrix<T> A(40, 30, 16), B(30, 30, 16), C(40, 5, 16), D(40, 5, 8);
