@@ -8,9 +8,10 @@ set -euo pipefail
 # reference BLAS's own test programs, run through libgrain_lapack (the LapackApi test);
 # python3-scipy: scipy through it (the ScipyOnGrain test, examples/python).
 # libopenmpi-dev, openmpi-bin: distributed matrices over StarPU-MPI (libstarpu-dev has it),
-# tested under mpirun (the Mpi tests).
+# tested under mpirun (the Mpi tests); libscalapack-openmpi-dev: the driver's distributed
+# baseline (--vendor under mpirun).
 packages=(cmake make g++ pkg-config libstarpu-dev libglpk-dev liblapacke-dev libopenblas-dev libgtest-dev gnuplot-nox
-          pocl-opencl-icd liblapack-test libblas-test python3-scipy libopenmpi-dev openmpi-bin)
+          pocl-opencl-icd liblapack-test libblas-test python3-scipy libopenmpi-dev openmpi-bin libscalapack-openmpi-dev)
 
 missing=()
 for package in "${packages[@]}"; do

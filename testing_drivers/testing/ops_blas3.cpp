@@ -5,6 +5,7 @@
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/testing/run_common.hpp"
+#include "testing_drivers/testing/scalapack.hpp"
 
 namespace grain::testing::driver {
 
@@ -30,6 +31,10 @@ Result run_gemm(const Run& r) {
     // vector checks it) and, on CPU runs, the vendor's time.
     const bool large = std::max({c.m, c.n, c.k}) >= vector_check_from;
     if (r.options.check && large) res.residual = gemm_residual_by_vector(A, B, C0, C, alpha, beta, check_rng(r));
+    if (r.options.scalapack) {
+        const BlasThreads blas_threads(r.threads);
+        res.vendor_time = scalapack::gemm(*r.grid, c.scales.front(), alpha, A, B, beta, C0);
+    }
     if ((r.options.check && !large) || (r.options.vendor && !r.gpu_vendor())) {
         Array<T> ref = C0;
         const BlasThreads blas_threads(r.threads);

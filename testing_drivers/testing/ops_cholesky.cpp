@@ -4,6 +4,7 @@
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/testing/run_common.hpp"
+#include "testing_drivers/testing/scalapack.hpp"
 
 namespace grain::testing::driver {
 
@@ -33,7 +34,9 @@ Result run_cholesky(const Run& r) {
     });
     const BlasThreads blas_threads(r.threads);
     const bool gpu_baseline = step == Step::Factor && r.gpu_vendor();  // cuSOLVER's, else LAPACKE's
-    if (r.options.vendor && !gpu_baseline) {
+    if (r.options.scalapack && step == Step::Factor) {
+        res.vendor_time = scalapack::potrf(*r.grid, c.scales.front(), uplo, f.A);
+    } else if (r.options.vendor && !gpu_baseline) {
         Array<T> vA = f.A, vB = f.B;
         if (step == Step::Solve) blas::potrf(uplo, int(c.n), vA.data(), vA.ld());
         res.vendor_time = timed([&] {

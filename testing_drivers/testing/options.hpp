@@ -24,6 +24,7 @@ struct Options {
     std::vector<int64_t> m, n, k, nrhs{1};  // each in [1, max_size]
     std::vector<int> nb;  // -b; neither it nor --scales: grain::automatic_scales per case
     int niter = 1;
+    bool scalapack = false;  // under mpirun, set by the driver: --vendor times ScaLAPACK where it has the operation
     bool warmup = false;  // one untimed run of the first case first
     bool pinned = false;  // GPU runs: the arrays pinned before grain's clock starts, as the vendor's
     bool check = false;
