@@ -130,7 +130,7 @@ TEST(Driver, NoTileSizeRunsEveryOperationOnTheAutomaticLadder) {
                            "her2k", "trtri", "lauum", "potri", "poinv", "getri", "geqrf", "gelqf", "unmqr", "ungqr",
                            "gels"}) {
         SCOPED_TRACE(op);
-        const Output o = run(std::string("-o ") + op + " -n 150,1000 -p d,z --nrhs 2 --check -t 2");
+        const Output o = run(std::string("-o ") + op + " -n 150,600 -p d,z --nrhs 2 --check -t 2");
         EXPECT_EQ(o.exit_code, 0) << o.out;
         const auto rows = table(o.out);
         ASSERT_EQ(rows.size(), 1u + 4u) << o.out;
