@@ -304,10 +304,12 @@ private:
     // The work of the task at `site`: its kind's on one tile, or for a column task (an
     // LU's panel) on its whole column, whose pivot search and updates span every tile of
     // it. Priced as one tile, a tall panel at a coarse ladder's top would stay whole and
-    // hold back every update of its step.
+    // hold back every update of its step. A strip of h sub-tiles that a QR update split
+    // into meets reflectors h sub-tiles deep too: h^2 tiles' work.
     double site_flops(const TaskSite& site) const {
         const double nb = scales_[size_t(site.level)];
-        return kernel_flops(site.op, site.height * nb, nb, nb);
+        const double depth = kernel_info(site.op).applies ? site.height * nb : nb;
+        return kernel_flops(site.op, site.height * nb, nb, depth);
     }
     double site_seconds(const TaskSite& site) const {
         const double tile = kernel_flops(site.op, scales_[size_t(site.level)]);

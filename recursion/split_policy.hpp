@@ -31,7 +31,8 @@ struct TaskSite {
     // diagonal; 0 where there is none.
     int priority = 0;
     // Tiles of its column, for a column kernel (an LU's panel): it does that many tiles'
-    // work, where the LP's kinds are one tile's. 1 for every other task.
+    // work, where the LP's kinds are one tile's; for a QR update, tiles of each strip it
+    // writes (it does height^2 tiles' work). 1 for every other task.
     int height = 1;
     // A `follows` kernel (laswp): whether the panel whose pivots it applies split into
     // sub-panels at the next scale.

@@ -81,6 +81,22 @@ Context below(const Context& ctx, const Tile<T>& out, int priority) {
     return sub;
 }
 
+// Before a task's access to tile t (`writes` it or not, `split` or not): StarPU 1.3
+// partitions a tile read-only for sub-tasks that only read its sub-tiles (and its parents
+// too, if they were whole), and upgrading such a partition to read-write while a
+// read-only one lies below it leaves sub-tiles uninitialized (a StarPU assertion). So
+// StarPU never upgrades here: a split that writes a tile first gathers it if its last
+// split only read it, then writes its first sub-tile with a task that does nothing, which
+// partitions it and its parents read-write before any of its sub-tasks reads.
+template <typename T>
+void prepare_access(const Tile<T>& t, bool writes, bool split) {
+    if (split && writes) {
+        if (t.grid->children_read_only(t.i, t.j)) submit_gather(t.use());
+        submit_gather(t.grid->split(t.i, t.j).use(0, 0));
+    }
+    if (split || writes) t.grid->set_children_read_only(t.i, t.j, split && !writes);
+}
+
 // A task this process runs: split into its algorithm one level down, or its kernel
 // inserted (`built`: the task StarPU-MPI built for it, on a distributed matrix).
 template <typename T>
@@ -89,23 +105,9 @@ void submit_here(const Context& ctx, Kernel kernel, const TileArgs<T>& args, std
     const Tile<T>& out = *(tiles.end() - 1);
     const Context down = below(ctx, out, priority);
     const bool split = ctx.recursion->decide(site(kernel, out, down.top_priority));
-    // StarPU 1.3 partitions a tile read-only for sub-tasks that only read its sub-tiles
-    // (and its parents too, if they were whole), and upgrading such a partition to
-    // read-write while a read-only one lies below it leaves sub-tiles uninitialized (a
-    // StarPU assertion). So StarPU never upgrades here: a split that writes a tile first
-    // gathers it if its last split only read it, then writes its first sub-tile with a task
-    // that does nothing, which partitions it and its parents read-write before any of its
-    // sub-tasks reads.
     const auto& modes = kernel_info(kernel).modes;
     size_t b = 0;
-    for (const Tile<T>& t : tiles) {
-        const bool writes = (modes[b++] & STARPU_W) != 0;
-        if (split && writes) {
-            if (t.grid->children_read_only(t.i, t.j)) submit_gather(t.use());
-            submit_gather(t.grid->split(t.i, t.j).use(0, 0));
-        }
-        if (split || writes) t.grid->set_children_read_only(t.i, t.j, split && !writes);
-    }
+    for (const Tile<T>& t : tiles) prepare_access(t, (modes[b++] & STARPU_W) != 0, split);
     if (split) {
         if (built) {
             built->destroy = 0;
@@ -156,6 +158,62 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const Pi
     insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority));
 }
 
+// The strips a split update runs on: the s-th of each strip's, the s-th column (from the
+// left; row, from the right) of sub-tiles of every tile of it, top to bottom (left to right).
+template <typename T>
+std::vector<std::vector<std::vector<Tile<T>>>> sub_strips(bool left, const std::vector<std::vector<Matrix<T>>>& children) {
+    const Matrix<T>& first = children.front().front();
+    std::vector<std::vector<std::vector<Tile<T>>>> subs(size_t(left ? first.nt() : first.mt()));
+    for (size_t s = 0; s < subs.size(); ++s)
+        for (const std::vector<Matrix<T>>& strip : children) {
+            subs[s].emplace_back();
+            for (const Matrix<T>& c : strip)
+                for (int i = 0; i < (left ? c.mt() : c.nt()); ++i)
+                    subs[s].back().push_back(tile(c, left ? i : int(s), left ? int(s) : i));
+        }
+    return subs;
+}
+
+// An update (an `applies` kernel): its factor, the reflectors V, and the strips it writes,
+// each a run of tiles across the side the reflectors apply from (down a column from the
+// left, along a row from the right; a whole tile is a strip of one). Counted (a strip of h
+// tiles does h^2 tile updates' work), or decided: split, it runs as the same update on
+// each strip of the tiles' sub-tiles, V and the factor whole; else its kernel is inserted.
+template <typename T>
+void submit_update(const Context& ctx, Kernel kernel, const TileArgs<T>& args, starpu_data_handle_t factor,
+                   const Tile<T>& V, const std::vector<std::vector<Tile<T>>>& strips, int priority) {
+    const size_t height = strips.front().size();
+    if (ctx.counting) {
+        ++ctx.counting->tasks[size_t(kernel)];
+        ctx.counting->tile_tasks[size_t(kernel)] += double(height * height);
+        return;
+    }
+    const Tile<T>& out = strips.back().front();
+    const Context down = below(ctx, out, priority);
+    const bool split = ctx.recursion->decide(site(kernel, out, down.top_priority, int(height)));
+    if (split) {
+        std::vector<std::vector<Matrix<T>>> children;  // per strip, per tile
+        for (const std::vector<Tile<T>>& strip : strips) {
+            children.emplace_back();
+            for (const Tile<T>& t : strip) {
+                prepare_access(t, true, true);
+                children.back().push_back(local_children(ctx, t));
+            }
+        }
+        for (const auto& sub : sub_strips(args.side == Side::Left, children))
+            submit_update(down, kernel, args, factor, V, sub, priority);
+        return;
+    }
+    for (const std::vector<Tile<T>>& strip : strips)
+        for (const Tile<T>& t : strip) prepare_access(t, true, false);
+    std::vector<starpu_data_handle_t> handles{factor, V.use()};
+    for (const std::vector<Tile<T>>& strip : strips)
+        for (const Tile<T>& t : strip) handles.push_back(t.use());
+    TileArgs<T> with_strips = args;
+    with_strips.first_strip = int(height);
+    insert(ctx, kernel, with_strips, out, handles.data(), int(handles.size()), global_priority(ctx, out, priority));
+}
+
 // A task of a factor kernel (a T factor, then tiles): counted, or inserted whole.
 template <typename T>
 void submit_factor(const Context& ctx, Kernel kernel, const TileArgs<T>& args, starpu_data_handle_t factor,
@@ -170,7 +228,10 @@ void submit_factor(const Context& ctx, Kernel kernel, const TileArgs<T>& args, s
     starpu_data_handle_t handles[max_kernel_buffers];
     int n = 0;
     handles[n++] = factor;
-    for (const Tile<T>& t : tiles) handles[n++] = t.use();
+    for (const Tile<T>& t : tiles) {
+        prepare_access(t, true, false);
+        handles[n++] = t.use();
+    }
     insert(ctx, kernel, args, out, handles, n, global_priority(ctx, out, priority));
 }
 
@@ -221,7 +282,16 @@ std::array<double, kernel_count> split_children(Kernel parent, int nb, int child
         TileStorage<T> a(nb, nb, {child_nb}, nullptr, nb), b(nb, nb, {child_nb}, nullptr, nb),
             c(nb, nb, {child_nb}, nullptr, nb);
         const Matrix<T> sub[] = {MatrixAccess::view(a), MatrixAccess::view(b), MatrixAccess::view(c)};
-        return count_tasks([&](const Context& ctx) { algorithms::refine(ctx, parent, TileArgs<T>{}, sub); }).tile_tasks;
+        if (!kernel_info(parent).applies)
+            return count_tasks([&](const Context& ctx) { algorithms::refine(ctx, parent, TileArgs<T>{}, sub); }).tile_tasks;
+        // An update's split: its strips (reflectors in a, the tiles it writes in b, and c for
+        // a pair), counted whole.
+        std::vector<std::vector<Matrix<T>>> children{{sub[1]}};
+        if (kernel_info(parent).nbuffers == 4) children.push_back({sub[2]});
+        return count_tasks([&](const Context& ctx) {
+            for (const auto& strips : sub_strips(true, children))
+                submit_update(ctx, parent, TileArgs<T>{}, nullptr, tile(sub[0], 0, 0), strips, 0);
+        }).tile_tasks;
     });
 }
 
@@ -372,7 +442,7 @@ void own_mqrt(const Context& ctx, bool lq, Side side, Op trans, starpu_data_hand
               int priority) {
     TileArgs<T> args;
     args.side = side, args.transa = trans;
-    submit_factor(ctx, lq ? Kernel::Gemlqt : Kernel::Gemqrt, args, factor, {V, C}, priority);
+    submit_update(ctx, lq ? Kernel::Gemlqt : Kernel::Gemqrt, args, factor, V, {{C}}, priority);
 }
 
 template <typename T>
@@ -389,7 +459,7 @@ void pair_mqrt(const Context& ctx, bool lq, bool triangular, Side side, Op trans
     args.side = side, args.transa = trans;
     const Kernel kernel =
         triangular ? (lq ? Kernel::Ttmlqt : Kernel::Ttmqrt) : (lq ? Kernel::Tsmlqt : Kernel::Tsmqrt);
-    submit_factor(ctx, kernel, args, factor, {V, A1, A2}, priority);
+    submit_update(ctx, kernel, args, factor, V, {{A1}, {A2}}, priority);
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                            \

@@ -51,7 +51,8 @@ TEST(Codelets, FootprintsTellTileSizesApart) {
 
 // The footprints the LP computes from a tile size are those StarPU gives a task of each
 // kernel, in either precision, on registered tiles of that size; a column kernel's, on a
-// pivot block and a column of one such tile; a factor kernel's, on a T factor of its tile.
+// pivot block and a column of one such tile; a factor kernel's, on a T factor of its tile
+// (an update's on whole tiles).
 template <typename T>
 void expect_starpu_footprints(int nb) {
     starpu_data_handle_t tile = nullptr, pivots = nullptr, factor = nullptr;
@@ -67,6 +68,10 @@ void expect_starpu_footprints(int nb) {
                 task->nbuffers = 2;
                 task->handles[0] = pivots;
                 task->handles[1] = tile;
+            }
+            if (detail::kernel_info(Kernel(k)).applies) {  // variable buffers: a whole update's
+                task->nbuffers = detail::kernel_info(Kernel(k)).nbuffers;
+                for (int i = 1; i < task->nbuffers; ++i) task->handles[i] = tile;
             }
             if (detail::kernel_info(Kernel(k)).factor) task->handles[0] = factor;
             return starpu_task_footprint(c->model, task, nullptr, 0);

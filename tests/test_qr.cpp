@@ -73,11 +73,11 @@ double distance(const Array<T>& X, const Array<T>& Y, double scale) {
 // geqrf (gelqf, `lq`) then unmqr (unmlq) on identities: ‖A - Q R‖ (‖A - L Q‖) and the
 // unitarity of Q, from both sides.
 template <typename T>
-void check_factorization(bool lq, int64_t m, int64_t n, int nb, QrTree tree, int domain, Shape shape) {
-    SCOPED_TRACE(::testing::Message() << (lq ? "LQ " : "QR ") << m << " x " << n << " nb " << nb << " tree "
+void check_factorization(bool lq, int64_t m, int64_t n, QrTree tree, int domain, Shape shape) {
+    SCOPED_TRACE(::testing::Message() << (lq ? "LQ " : "QR ") << m << " x " << n << " tree "
                                       << char(tree) << " domain " << domain << " shape " << int(shape));
     const Array<T> a = test_matrix<T>(m, n, shape);
-    Matrix<T> A = tiles_of(a, nb);
+    Matrix<T> A = tiles_of(a, scales());
     QrFactors<T> F(tree, domain);
     ASSERT_EQ(lq ? gelqf(A, F) : geqrf(A, F), 0);
     const Array<T> factored = to_array(A);
@@ -85,7 +85,7 @@ void check_factorization(bool lq, int64_t m, int64_t n, int nb, QrTree tree, int
 
     // Q, from Q I on the left and I Q on the right.
     const int64_t order = lq ? n : m, k = std::min(m, n);
-    Matrix<T> Q = tiles_of(identity<T>(order), nb), Qr = tiles_of(identity<T>(order), nb);
+    Matrix<T> Q = tiles_of(identity<T>(order), scales()), Qr = tiles_of(identity<T>(order), scales());
     ASSERT_EQ(apply(Side::Left, Op::NoTrans, Q), 0);
     ASSERT_EQ(apply(Side::Right, Op::NoTrans, Qr), 0);
     const Array<T> q = to_array(Q);
@@ -109,7 +109,7 @@ void check_factorization(bool lq, int64_t m, int64_t n, int nb, QrTree tree, int
 
     // Q^H Q = I on the left, Q Q^H = I on the right.
     const Op ct = detail::conj_trans<T>();
-    Matrix<T> left = tiles_of(q, nb), right = tiles_of(q, nb);
+    Matrix<T> left = tiles_of(q, scales()), right = tiles_of(q, scales());
     ASSERT_EQ(apply(Side::Left, ct, left), 0);
     ASSERT_EQ(apply(Side::Right, ct, right), 0);
     EXPECT_LT(distance(to_array(left), identity<T>(order), double(order) * eps<T>()), 30);
@@ -122,16 +122,16 @@ TYPED_TEST(Qr, FactorsReproduceAWithAUnitaryQ) {
     for (bool lq : {false, true})
         for (auto [tree, domain] : trees)
             for (Shape shape : {Shape::Random, Shape::IllConditioned, Shape::RankDeficient}) {
-                check_factorization<T>(lq, 50, 50, 16, tree, domain, shape);   // square, not a tile multiple
-                check_factorization<T>(lq, 100, 37, 16, tree, domain, shape);  // tall
-                check_factorization<T>(lq, 37, 70, 16, tree, domain, shape);   // wide
-                check_factorization<T>(lq, 160, 16, 16, tree, domain, shape);  // tall and skinny: one tile column
-                check_factorization<T>(lq, 16, 160, 16, tree, domain, shape);  // short and wide: one tile row
+                check_factorization<T>(lq, 50, 50, tree, domain, shape);   // square, not a tile multiple
+                check_factorization<T>(lq, 100, 37, tree, domain, shape);  // tall
+                check_factorization<T>(lq, 37, 70, tree, domain, shape);   // wide
+                check_factorization<T>(lq, 160, 16, tree, domain, shape);  // tall and skinny: one tile column
+                check_factorization<T>(lq, 16, 160, tree, domain, shape);  // short and wide: one tile row
             }
-    check_factorization<T>(false, 1, 1, 16, QrTree::Flat, 1, Shape::Random);
+    check_factorization<T>(false, 1, 1, QrTree::Flat, 1, Shape::Random);
     // 19 tiles: odd binary trees, of single tiles and of domains of 4 (the last of 3)
-    check_factorization<T>(false, 300, 5, 16, QrTree::Binary, 1, Shape::Random);
-    check_factorization<T>(true, 5, 300, 16, QrTree::Binary, 4, Shape::Random);
+    check_factorization<T>(false, 300, 5, QrTree::Binary, 1, Shape::Random);
+    check_factorization<T>(true, 5, 300, QrTree::Binary, 4, Shape::Random);
 }
 
 // geqrf_async then unmqr_async, with no wait between them: unmqr's tasks wait for the
@@ -140,7 +140,7 @@ TYPED_TEST(Qr, AsyncChainNeedsNoBarrier) {
     using T = TypeParam;
     const int64_t m = 90, n = 40;
     const Array<T> a = test_matrix<T>(m, n, Shape::Random);
-    Matrix<T> A = tiles_of(a, 16), Q = tiles_of(identity<T>(m), 16);
+    Matrix<T> A = tiles_of(a, scales()), Q = tiles_of(identity<T>(m), scales());
     QrFactors<T> F(QrTree::Binary);
     Request r1 = geqrf_async(A, F);
     Request r2 = unmqr_async(Side::Left, Op::NoTrans, A, F, Q);
@@ -162,7 +162,11 @@ TYPED_TEST(Qr, AsyncLeastSquaresChain) {
     for (int64_t j = 0; j < nrhs; ++j)
         for (int64_t i = 0; i < m; ++i)
             for (int64_t l = 0; l < n; ++l) b(i, j) += a(i, l) * x0(l, j);
-    Matrix<T> A = tiles_of(a, 16), B = tiles_of(b, 16);
+    std::vector<int> ladder;  // the suite's, from 16 down
+    for (int s : scales())
+        if (s <= 16) ladder.push_back(s);
+    if (ladder.empty()) ladder = {16};
+    Matrix<T> A = tiles_of(a, ladder), B = tiles_of(b, ladder);
     QrFactors<T> F;
     Request r1 = geqrf_async(A, F);
     Request r2 = unmqr_async(Side::Left, detail::conj_trans<T>(), A, F, B);
@@ -176,6 +180,50 @@ TYPED_TEST(Qr, AsyncLeastSquaresChain) {
     for (int64_t j = 0; j < nrhs; ++j)
         for (int64_t i = 0; i < n; ++i) x(i, j) = solved(i, j);
     EXPECT_LT(distance(x, x0, frobenius(x0) * 1e4 * double(m) * eps<T>()), 1);
+}
+
+// Under split policy "all" on a ladder of 3 scales, every update splits into strips down
+// to the smallest scale, where they run; the factorizations' own kernels stay whole, at
+// the top; and the factors still reproduce A (the same check as above).
+TYPED_TEST(Qr, UpdatesSplitIntoStripsOfSubTiles) {
+    using T = TypeParam;
+    const std::string saved = test_runtime().split();
+    test_runtime().set_split("all");
+    const int64_t m = 75, n = 60;  // 3 x 2 tiles of 32, the last ones partial
+    const Array<T> a = test_matrix<T>(m, n, Shape::Random);
+    Matrix<T> A(m, n, {32, 16, 8});
+    A.from_lapack(a.data(), a.ld());
+    QrFactors<T> F(QrTree::Flat);
+    test_runtime().reset_statistics();
+    const int info = geqrf(A, F);
+    const Statistics s = test_runtime().statistics();
+    Matrix<T> Q(m, m, {32, 16, 8});
+    const Array<T> I = identity<T>(m);
+    Q.from_lapack(I.data(), I.ld());
+    const int applied = unmqr(Side::Left, Op::NoTrans, A, F, Q);
+    test_runtime().set_split(saved);
+    ASSERT_EQ(info, 0);
+    ASSERT_EQ(applied, 0);
+    for (const char* update : {"gemqrt", "tsmqrt"}) {
+        SCOPED_TRACE(update);
+        EXPECT_GT(s.at(update, 0).submitted, 0);
+        EXPECT_EQ(s.at(update, 0).split, s.at(update, 0).submitted);
+        EXPECT_EQ(s.at(update, 1).split, s.at(update, 1).submitted);
+        EXPECT_EQ(s.at(update, 0).finished + s.at(update, 1).finished, 0);
+        EXPECT_GT(s.at(update, 2).finished, 0);
+    }
+    EXPECT_EQ(s.at("geqrt", 0).finished, 2);  // one per step, whole
+    EXPECT_EQ(s.at("tsqrt", 0).finished, 3);  // two, then one
+    // A = Q R, Q from the split updates of unmqr.
+    const Array<T> q = to_array(Q), f = to_array(A);
+    Array<T> product(m, n);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            Wide x = 0;
+            for (int64_t l = 0; l <= std::min<int64_t>(j, n - 1); ++l) x += wide(q(i, l)) * wide(f(l, j));
+            product(i, j) = T(real_t<T>(std::abs(x - wide(a(i, j)))));
+        }
+    EXPECT_LT(frobenius(product) / (frobenius(a) * double(m) * eps<T>()), 30);
 }
 
 TYPED_TEST(Qr, BadArgumentsAreRefused) {
@@ -223,7 +271,7 @@ void check_gels(Op trans, int64_t m, int64_t n, int64_t nrhs, bool consistent, S
             b(i, j) = T(real_t<T>(s.real())) + (consistent ? T(0) : noise(i, j));
             if constexpr (detail::scalar_traits<T>::is_complex) b(i, j) += T(0, real_t<T>(s.imag()));
         }
-    Matrix<T> A = tiles_of(a, 16), B = tiles_of(b, 16);
+    Matrix<T> A = tiles_of(a, scales()), B = tiles_of(b, scales());
     ASSERT_EQ(gels(trans, A, B), 0);
     const Array<T> solved = to_array(B);
     Array<T> x(ac, nrhs), r(ar, nrhs);
@@ -277,7 +325,7 @@ TYPED_TEST(Qr, GelsReportsAnExactlySingularTriangle) {
         Array<T> a = test_matrix<T>(m, n, Shape::Random), b = random_array<T>(std::max(m, n), 2, Kind::General, rng());
         const int64_t zero = 21;  // in the second tile
         for (int64_t i = 0; i < (m >= n ? m : n); ++i) (m >= n ? a(i, zero) : a(zero, i)) = T(0);
-        Matrix<T> A = tiles_of(a, 16), B = tiles_of(b, 16);
+        Matrix<T> A = tiles_of(a, scales()), B = tiles_of(b, scales());
         EXPECT_EQ(gels(Op::NoTrans, A, B), zero + 1) << m << " x " << n;
         EXPECT_EQ(gels(Op::NoTrans, m, n, 2, a.data(), a.ld(), b.data(), b.ld()), zero + 1) << m << " x " << n;
     }
@@ -307,7 +355,7 @@ TYPED_TEST(Qr, UngqrGivesQExplicitly) {
             const int64_t m = lq ? 37 : 100, n = lq ? 100 : 37, k = std::min(m, n);
             SCOPED_TRACE(::testing::Message() << (lq ? "LQ" : "QR") << " tree " << char(tree));
             const Array<T> a = test_matrix<T>(m, n, Shape::IllConditioned);
-            Matrix<T> A = tiles_of(a, 16), Q(lq ? k : m, lq ? n : k, 16);
+            Matrix<T> A = tiles_of(a, scales()), Q(lq ? k : m, lq ? n : k, scales());
             QrFactors<T> F(tree);
             ASSERT_EQ(lq ? gelqf(A, F) : geqrf(A, F), 0);
             ASSERT_EQ(lq ? unglq(A, F, Q) : ungqr(A, F, Q), 0);

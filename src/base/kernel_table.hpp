@@ -19,7 +19,11 @@
 // then a column of tiles that all take the last mode, as many as the task has: LU with
 // partial pivoting searches and swaps rows across a whole column of tiles; or `factor`,
 // the triangular factor T of a tile's block reflector (qr_inner_block(nb) x nb, the first
-// mode) then one tile per mode: QR writes a tile's reflectors into the tile and its T apart.
+// mode) then one tile per mode: QR writes a tile's reflectors into the tile and its T apart;
+// or `applies`, a factor then the reflectors' tile, then the tiles they apply to (the last
+// mode), each whole or as a strip of its sub-tiles (TileArgs::first_strip): an update
+// splits into the same update on strips of sub-tiles across the side it applies from
+// (columns on the left, rows on the right), its reflectors and factor whole.
 // Split: `splits` (a task may run as the same algorithm on its tiles' sub-tiles, where
 // the split policy says so), `whole` (always its kernel), or `follows` (row interchanges:
 // they move rows, not flops, so no policy weighs them; they split exactly where the panel
@@ -67,17 +71,17 @@
     X(Laset, laset, (STARPU_W), none, tiles, whole, own, 0)                                        \
     X(Trzero, trzero, (STARPU_R), none, tiles, whole, own, 0)                                      \
     X(Geqrt, geqrt, (STARPU_W, STARPU_RW), none, factor, whole, own, 2 * m * n * n - 2 * n * n * n / 3) \
-    X(Gemqrt, gemqrt, (STARPU_R, STARPU_R, STARPU_RW), none, factor, whole, own, 4 * m * n * k - 2 * n * k * k) \
+    X(Gemqrt, gemqrt, (STARPU_R, STARPU_R, STARPU_RW), none, applies, splits, own, 4 * m * n * k - 2 * n * k * k) \
     X(Tsqrt, tsqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * n)     \
-    X(Tsmqrt, tsmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 4 * m * n * k) \
+    X(Tsmqrt, tsmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, applies, splits, own, 4 * m * n * k) \
     X(Ttqrt, ttqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * n * n * n / 3) \
-    X(Ttmqrt, ttmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * k) \
+    X(Ttmqrt, ttmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, applies, splits, own, 2 * m * n * k) \
     X(Gelqt, gelqt, (STARPU_W, STARPU_RW), none, factor, whole, own, 2 * n * m * m - 2 * m * m * m / 3) \
-    X(Gemlqt, gemlqt, (STARPU_R, STARPU_R, STARPU_RW), none, factor, whole, own, 4 * m * n * k - 2 * m * k * k) \
+    X(Gemlqt, gemlqt, (STARPU_R, STARPU_R, STARPU_RW), none, applies, splits, own, 4 * m * n * k - 2 * m * k * k) \
     X(Tslqt, tslqt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * n * m * m)     \
-    X(Tsmlqt, tsmlqt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 4 * m * n * k) \
+    X(Tsmlqt, tsmlqt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, applies, splits, own, 4 * m * n * k) \
     X(Ttlqt, ttlqt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * m * m / 3) \
-    X(Ttmlqt, ttmlqt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * k)
+    X(Ttmlqt, ttmlqt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, applies, splits, own, 2 * m * n * k)
 
 namespace grain::detail {
 
@@ -102,6 +106,7 @@ struct KernelInfo {
     CudaKernel cuda;
     bool column;  // a pivot block, then a column of tiles (the last mode)
     bool factor;  // a tile's T factor, then tiles
+    bool applies;  // a factor, the reflectors' tile, then the tiles updated, whole or in strips
     bool splits;   // `splits` or `follows`
     bool follows;  // splits where its panel did, the policy not asked
     int rate_from;  // the kernel whose rate the LP borrows before history, or -1
@@ -110,7 +115,7 @@ struct KernelInfo {
 namespace kernel_table_detail {
 // The table's words for its CUDA, shape, split and rate columns.
 constexpr CudaKernel async = CudaKernel::Async, sync = CudaKernel::Sync, none = CudaKernel::None;
-enum Shape { tiles, column, factor };
+enum Shape { tiles, column, factor, applies };
 enum Split { whole, splits, follows };
 // `own`, or a kernel's name: the kernels' order, from -1.
 enum Rate { own = -1, GRAIN_KERNEL_TABLE(GRAIN_KERNEL_ENUM) };
@@ -119,7 +124,8 @@ template <typename... Modes>
 constexpr KernelInfo row(const char* name, CudaKernel cuda, Shape shape, Split split, int rate, Modes... modes) {
     static_assert(sizeof...(Modes) <= max_kernel_buffers, "raise max_kernel_buffers");
     return {name,          int(sizeof...(Modes)), {modes...},         cuda,
-            shape == column, shape == factor,     split != whole, split == follows, rate};
+            shape == column, shape == factor || shape == applies, shape == applies, split != whole, split == follows,
+            rate};
 }
 // m x n LU, either shape: max(m, n) min(m, n)^2 - min(m, n)^3 / 3.
 constexpr double getrf_flops(double m, double n) {

@@ -78,9 +78,11 @@ public:
                 cl.cuda_flags[0] = info.cuda == CudaKernel::Async ? STARPU_CUDA_ASYNC : 0;
                 cl.can_execute = within_cpu_limit;
             }
-            // A column kernel's task says how many buffers it has, and their modes.
-            cl.nbuffers = info.column ? STARPU_VARIABLE_NBUFFERS : info.nbuffers;
-            if (!info.column)
+            // A column kernel's task, and an update's, says how many buffers it has, and
+            // their modes.
+            const bool variable = info.column || info.applies;
+            cl.nbuffers = variable ? STARPU_VARIABLE_NBUFFERS : info.nbuffers;
+            if (!variable)
                 for (int i = 0; i < info.nbuffers; ++i) cl.modes[i] = info.modes[size_t(i)];
             cl.model = &model;
             cl.name = names_[k].c_str();

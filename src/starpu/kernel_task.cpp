@@ -80,10 +80,14 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
     const KernelInfo& info = kernel_info(kernel);
     if (built) {
         // StarPU-MPI set its buffers.
-    } else if (info.column) {
-        // A pivot block and a column of tiles: the task gives its buffers' count and modes.
+    } else if (info.column || info.applies) {
+        // A pivot block and a column of tiles, or a factor, reflectors and the tiles or strips
+        // they update: the task gives its buffers' count and modes (the table's last for
+        // the tiles).
+        const int fixed = info.column ? 1 : 2;
         try {
-            set_task_buffers(task, handles, nhandles, [&](int i) { return info.modes[i == 0 ? 0 : 1]; });
+            set_task_buffers(task, handles, nhandles,
+                             [&](int i) { return info.modes[size_t(i < fixed ? i : info.nbuffers - 1)]; });
         } catch (const std::bad_alloc&) {
             task->destroy = 0;  // as below; the clean-up frees what was allocated
             starpu_task_destroy(task);

@@ -60,6 +60,14 @@ Result run_factor(const Run& r) {
     return res;
 }
 
+// The QR of f.F in place, untimed, before the operation that reads it; its info.
+template <typename T>
+int untimed_geqrf(const Run& r, Factorization<T>& f, grain::QrFactors<T>& F) {
+    const WorkersRunning running;
+    grain::Matrix<T> tF = in_place(r, f.F);
+    return grain::geqrf(tF, F);
+}
+
 // unmqr: C = Q^H C, C m x nrhs, Q from an untimed geqrf of a random m x n A; --check:
 // ||Q (Q^H C) - C||_1 / (||C||_1 m eps), Q applied back by grain, with geqrf's residuals.
 template <typename T>
@@ -69,11 +77,7 @@ Result run_unmqr(const Run& r) {
     Array<T> C = random_array<T>(c.m, c.nrhs, Kind::General, r.rng), X = C;
     grain::QrFactors<T> F(r.options.qr_tree, r.options.qr_domain);
     Result res;
-    {
-        const WorkersRunning running;
-        grain::Matrix<T> tF = in_place(r, f.F);
-        res.info = grain::geqrf(tF, F);
-    }
+    res.info = untimed_geqrf(r, f, F);
     const grain::Matrix<T> tF(c.m, c.n, c.scales, f.F.data(), f.F.ld());
     run_grain(r, res, [&] {
         grain::Matrix<T> tX = in_place(r, X);
@@ -111,11 +115,7 @@ Result run_ungqr(const Run& r) {
     Factorization<T> f(r, c.m, Kind::General, false);
     grain::QrFactors<T> F(r.options.qr_tree, r.options.qr_domain);
     Result res;
-    {
-        const WorkersRunning running;
-        grain::Matrix<T> tF = in_place(r, f.F);
-        res.info = grain::geqrf(tF, F);
-    }
+    res.info = untimed_geqrf(r, f, F);
     const grain::Matrix<T> tF(c.m, c.n, c.scales, f.F.data(), f.F.ld());
     Array<T> q(c.m, c.n);
     run_grain(r, res, [&] {
