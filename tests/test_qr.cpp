@@ -4,12 +4,15 @@
 // matrices of condition about 1e8 and of deficient rank; unmqr (unmlq) agrees on both
 // sides and both ops.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
+#include <iterator>
 #include <utility>
 #include <vector>
 
 #include "common.hpp"
+#include "src/kernels/cpu_qr.hpp"
 
 namespace grain::test {
 namespace {
@@ -119,15 +122,23 @@ void check_factorization(bool lq, int64_t m, int64_t n, QrTree tree, int domain,
 TYPED_TEST(Qr, FactorsReproduceAWithAUnitaryQ) {
     using T = TypeParam;
     const std::pair<QrTree, int> trees[] = {{QrTree::Flat, 1}, {QrTree::Binary, 1}, {QrTree::Binary, 3}, {QrTree::Auto, 1}};
+    const std::pair<int, int> sizes[] = {
+        {50, 50},    // square, not a tile multiple
+        {100, 37},   // tall
+        {37, 70},    // wide
+        {160, 16},   // tall and skinny: one tile column
+        {16, 160}};  // short and wide: one tile row
+    const Shape shapes[] = {Shape::Random, Shape::IllConditioned, Shape::RankDeficient};
+    // Every tree, size and shape together on one scale; on a ladder, whose runs check the
+    // splits, each tree and each size with every shape once (the shapes rotate).
+    const bool ladder = scales().size() > 1;
     for (bool lq : {false, true})
-        for (auto [tree, domain] : trees)
-            for (Shape shape : {Shape::Random, Shape::IllConditioned, Shape::RankDeficient}) {
-                check_factorization<T>(lq, 50, 50, tree, domain, shape);   // square, not a tile multiple
-                check_factorization<T>(lq, 100, 37, tree, domain, shape);  // tall
-                check_factorization<T>(lq, 37, 70, tree, domain, shape);   // wide
-                check_factorization<T>(lq, 160, 16, tree, domain, shape);  // tall and skinny: one tile column
-                check_factorization<T>(lq, 16, 160, tree, domain, shape);  // short and wide: one tile row
-            }
+        for (size_t t = 0; t < std::size(trees); ++t)
+            for (size_t z = 0; z < std::size(sizes); ++z)
+                for (size_t h = 0; h < std::size(shapes); ++h)
+                    if (!ladder || h == (t + z) % std::size(shapes))
+                        check_factorization<T>(lq, sizes[z].first, sizes[z].second, trees[t].first, trees[t].second,
+                                               shapes[h]);
     check_factorization<T>(false, 1, 1, QrTree::Flat, 1, Shape::Random);
     // 19 tiles: odd binary trees, of single tiles and of domains of 4 (the last of 3)
     check_factorization<T>(false, 300, 5, QrTree::Binary, 1, Shape::Random);
@@ -224,6 +235,92 @@ TYPED_TEST(Qr, UpdatesSplitIntoStripsOfSubTiles) {
             product(i, j) = T(real_t<T>(std::abs(x - wide(a(i, j)))));
         }
     EXPECT_LT(frobenius(product) / (frobenius(a) * double(m) * eps<T>()), 30);
+}
+
+// The updates built from products alone (the GPU's, src/kernels/qr_apply.hpp), on the
+// host's BLAS, give LAPACK's gemqrt and tpmqrt: both sides and ops; a whole tile's, a
+// pentagon's and a triangle's reflectors (l = 0, 5, k); k not a multiple of ib; C wider and
+// narrower than V is tall; and a strip of two sub-tiles that are not one block in memory.
+TYPED_TEST(Qr, UpdatesFromProductsMatchLapack) {
+    using T = TypeParam;
+    using detail::cpu::HostProducts;
+    const int ib = 8;
+    const double tolerance = 50 * eps<T>() * 64;
+    const auto compare = [&](const Array<T>& expected, const Array<T>& got) {
+        double d = 0, scale = 1;
+        for (int64_t j = 0; j < expected.n; ++j)
+            for (int64_t i = 0; i < expected.m; ++i) {
+                d = std::max(d, std::abs(wide(expected(i, j)) - wide(got(i, j))));
+                scale = std::max(scale, std::abs(wide(expected(i, j))));
+            }
+        EXPECT_LT(d / scale, tolerance);
+    };
+    for (const Side side : {Side::Left, Side::Right})
+        for (const Op trans : {Op::NoTrans, detail::conj_trans<T>()}) {
+            SCOPED_TRACE(std::string(side == Side::Left ? "left " : "right ") + (trans == Op::NoTrans ? "N" : "C"));
+            // geqrt's reflectors, V m x kv (k = min), applied to C with m rows (columns).
+            for (const auto& [m, kv, other] : std::array<std::array<int, 3>, 3>{{{37, 29, 23}, {20, 33, 41}, {29, 29, 5}}}) {
+                Array<T> v = test_matrix<T>(m, kv, Shape::Random), t(ib, kv);
+                const int k = std::min(m, kv);
+                ASSERT_EQ(blas::geqrt(m, kv, ib, v.data(), int(v.ld()), t.data(), int(t.ld())), 0);
+                const int rows = side == Side::Left ? m : other, cols = side == Side::Left ? other : m;
+                const Array<T> c = test_matrix<T>(rows, cols, Shape::Random);
+                Array<T> expected = c, got = c;
+                ASSERT_EQ(blas::gemqrt(side, trans, rows, cols, k, ib, v.data(), int(v.ld()), t.data(), int(t.ld()),
+                                       expected.data(), int(expected.ld())), 0);
+                HostProducts<T> host;
+                detail::kernels::gemqrt(host, side, trans, rows, cols, k, ib, v.data(), int(v.ld()), t.data(),
+                                        int(t.ld()), got.data(), int(got.ld()));
+                compare(expected, got);
+            }
+            // tpqrt's reflectors of a k x k triangle on an m x k block, l of its rows a trapezoid.
+            for (const auto& [m, k, l] : std::array<std::array<int, 3>, 3>{{{30, 19, 0}, {12, 9, 5}, {19, 19, 19}}}) {
+                Array<T> r = test_matrix<T>(k, k, Shape::Random), v = test_matrix<T>(m, k, Shape::Random), t(ib, k);
+                ASSERT_EQ(blas::tpqrt(m, k, l, ib, r.data(), int(r.ld()), v.data(), int(v.ld()), t.data(), int(t.ld())), 0);
+                const int other = 17;
+                const int rows1 = side == Side::Left ? k : other, cols1 = side == Side::Left ? other : k;
+                const int rows2 = side == Side::Left ? m : other, cols2 = side == Side::Left ? other : m;
+                const Array<T> a = test_matrix<T>(rows1, cols1, Shape::Random), b = test_matrix<T>(rows2, cols2, Shape::Random);
+                Array<T> ea = a, eb = b, ga = a, gb = b;
+                ASSERT_EQ(blas::tpmqrt(side, trans, rows2, cols2, k, l, ib, v.data(), int(v.ld()), t.data(), int(t.ld()),
+                                       ea.data(), int(ea.ld()), eb.data(), int(eb.ld())), 0);
+                HostProducts<T> host;
+                detail::kernels::tpmqrt(host, side, trans, rows2, cols2, k, l, ib, v.data(), int(v.ld()), t.data(),
+                                        int(t.ld()), ga.data(), int(ga.ld()), gb.data(), int(gb.ld()));
+                compare(ea, ga);
+                compare(eb, gb);
+            }
+        }
+}
+
+// A strip of sub-tiles that are apart in memory is copied into one block and back.
+TYPED_TEST(Qr, StripsApartInMemoryAreGathered) {
+    using T = TypeParam;
+    using detail::cpu::HostProducts;
+    Array<T> top = test_matrix<T>(5, 3, Shape::Random), bottom = test_matrix<T>(4, 3, Shape::Random);
+    const Array<T> top0 = top, bottom0 = bottom;
+    starpu_matrix_interface parts[2] = {};
+    for (auto [part, x] : {std::pair{&parts[0], &top}, std::pair{&parts[1], &bottom}}) {
+        part->ptr = reinterpret_cast<uintptr_t>(x->data());
+        part->nx = uint32_t(x->m), part->ny = uint32_t(x->n), part->ld = uint32_t(x->ld());
+        part->elemsize = sizeof(T);
+    }
+    void* buffers[2] = {&parts[0], &parts[1]};
+    {
+        HostProducts<T> host;
+        detail::kernels::Strip<T, HostProducts<T>> strip(host, buffers, 0, 2, true);
+        ASSERT_EQ(strip.rows(), 9);
+        ASSERT_EQ(strip.cols(), 3);
+        EXPECT_NE(strip.data_ptr(), top.data());
+        for (int j = 0; j < 3; ++j)
+            for (int i = 0; i < 9; ++i) {
+                T& x = strip.data_ptr()[i + int64_t(j) * strip.ld()];
+                EXPECT_EQ(x, i < 5 ? top0(i, j) : bottom0(i - 5, j));
+                x = T(real_t<T>(i + 10 * j));
+            }
+    }
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 9; ++i) EXPECT_EQ(i < 5 ? top(i, j) : bottom(i - 5, j), T(real_t<T>(i + 10 * j)));
 }
 
 TYPED_TEST(Qr, BadArgumentsAreRefused) {
