@@ -168,36 +168,56 @@ struct Solver {
     }
 };
 
-// potrf and getrf (with or without pivots): upload, ask for workspaces, factor, download
-// the factors and the `pivots` pivot indices (none: 0), as a caller would.
+// potrf, getrf (with or without pivots) and geqrf: upload, ask for workspaces, factor,
+// download the factors and `extra` bytes beside them (getrf's pivots, geqrf's scalars;
+// none: 0), as a caller would.
 template <typename T, typename Size, typename Factor>
 VendorTimes factorization(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib,
-                          int64_t pivots, Size size, Factor factor) {
+                          size_t extra, Size size, Factor factor) {
     DeviceMemory memory(memory_mib);
-    const size_t bytes = bytes_of<T>(m, n), pivot_bytes = size_t(pivots) * sizeof(int64_t);
-    if (!memory.fits(plus(bytes, pivot_bytes))) return {};
+    const size_t bytes = bytes_of<T>(m, n);
+    if (!memory.fits(plus(bytes, extra))) return {};
     Solver solver;
     T* d = static_cast<T*>(memory.get(bytes));
-    int64_t* d_pivots = pivots ? static_cast<int64_t*>(memory.get(pivot_bytes)) : nullptr;
-    std::vector<int64_t> host_pivots(static_cast<size_t>(pivots));
+    void* d_extra = extra ? memory.get(extra) : nullptr;
+    std::vector<char> host_extra(extra);
     size_t device_work = 0, host_work = 0;
-    check(size(solver, d, &device_work, &host_work), "cusolver bufferSize");
-    if (!memory.fits(plus(bytes, device_work))) return {};
+    check(size(solver, d, d_extra, &device_work, &host_work), "cusolver bufferSize");
+    if (!memory.fits(plus(plus(bytes, extra), device_work))) return {};
     void* work = memory.get(device_work);
     std::vector<char> host(host_work);
     int* info = static_cast<int*>(memory.get(sizeof(int)));
     return three_ways(
         [&](PinnedSet& p) { p.add(a, m, n, lda), p.add(result, m, n, ldr); }, [&] { upload(d, a, m, n, lda); },
         [&] {
-            check(factor(solver, d, d_pivots, work, device_work, host.data(), host_work, info),
+            check(factor(solver, d, d_extra, work, device_work, host.data(), host_work, info),
                   "cusolver factorization");
         },
         [&] {
             download(result, d, m, n, ldr);
-            if (pivots)
-                check(cudaMemcpy(host_pivots.data(), d_pivots, pivot_bytes, cudaMemcpyDeviceToHost), "pivots download");
+            if (extra) check(cudaMemcpy(host_extra.data(), d_extra, extra, cudaMemcpyDeviceToHost), "download");
         });
 }
+
+// cuSOLVER's Q^H C after geqrf (legacy API: ormqr in real precisions, unmqr in complex).
+#define GRAIN_VENDOR_APPLY_Q(T, D, NAME, OP)                                                                   \
+    cusolverStatus_t apply_q_work(cusolverDnHandle_t h, int m, int n, int k, const T* a, int lda, const T* tau, \
+                                  const T* c, int ldc, int* lwork) {                                           \
+        return cusolverDn##NAME##_bufferSize(h, CUBLAS_SIDE_LEFT, OP, m, n, k, reinterpret_cast<const D*>(a),  \
+                                             lda, reinterpret_cast<const D*>(tau), reinterpret_cast<const D*>(c), \
+                                             ldc, lwork);                                                      \
+    }                                                                                                           \
+    cusolverStatus_t apply_q(cusolverDnHandle_t h, int m, int n, int k, const T* a, int lda, const T* tau, T* c, \
+                             int ldc, T* work, int lwork, int* info) {                                         \
+        return cusolverDn##NAME(h, CUBLAS_SIDE_LEFT, OP, m, n, k, reinterpret_cast<const D*>(a), lda,          \
+                                reinterpret_cast<const D*>(tau), reinterpret_cast<D*>(c), ldc,                 \
+                                reinterpret_cast<D*>(work), lwork, info);                                      \
+    }
+GRAIN_VENDOR_APPLY_Q(float, float, Sormqr, CUBLAS_OP_T)
+GRAIN_VENDOR_APPLY_Q(double, double, Dormqr, CUBLAS_OP_T)
+GRAIN_VENDOR_APPLY_Q(std::complex<float>, cuComplex, Cunmqr, CUBLAS_OP_C)
+GRAIN_VENDOR_APPLY_Q(std::complex<double>, cuDoubleComplex, Zunmqr, CUBLAS_OP_C)
+#undef GRAIN_VENDOR_APPLY_Q
 
 }  // namespace
 
@@ -231,11 +251,11 @@ VendorTimes potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int6
     const cublasFillMode_t fill = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     return factorization<T>(
         n, n, a, lda, result, ldr, memory_mib, 0,
-        [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
+        [&](Solver& s, T* d, void*, size_t* device_work, size_t* host_work) {
             return cusolverDnXpotrf_bufferSize(s.handle, s.params, fill, n, data_type<T>(), d, n, data_type<T>(),
                                                device_work, host_work);
         },
-        [&](Solver& s, T* d, int64_t*, void* work, size_t device_work, void* host, size_t host_work, int* info) {
+        [&](Solver& s, T* d, void*, void* work, size_t device_work, void* host, size_t host_work, int* info) {
             return cusolverDnXpotrf(s.handle, s.params, fill, n, data_type<T>(), d, n, data_type<T>(), work,
                                     device_work, host, host_work, info);
         });
@@ -245,13 +265,14 @@ VendorTimes potrf(Uplo uplo, int64_t n, const T* a, int64_t lda, T* result, int6
 template <typename T>
 VendorTimes lu(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib, bool pivoting) {
     return factorization<T>(
-        m, n, a, lda, result, ldr, memory_mib, pivoting ? std::min(m, n) : 0,
-        [&](Solver& s, T* d, size_t* device_work, size_t* host_work) {
+        m, n, a, lda, result, ldr, memory_mib, pivoting ? size_t(std::min(m, n)) * sizeof(int64_t) : 0,
+        [&](Solver& s, T* d, void*, size_t* device_work, size_t* host_work) {
             return cusolverDnXgetrf_bufferSize(s.handle, s.params, m, n, data_type<T>(), d, m, data_type<T>(),
                                                device_work, host_work);
         },
-        [&](Solver& s, T* d, int64_t* pivots, void* work, size_t device_work, void* host, size_t host_work, int* info) {
-            return cusolverDnXgetrf(s.handle, s.params, m, n, data_type<T>(), d, m, pivots, data_type<T>(), work,
+        [&](Solver& s, T* d, void* pivots, void* work, size_t device_work, void* host, size_t host_work, int* info) {
+            return cusolverDnXgetrf(s.handle, s.params, m, n, data_type<T>(), d, m, static_cast<int64_t*>(pivots),
+                                    data_type<T>(), work,
                                     device_work, host, host_work, info);
         });
 }
@@ -266,12 +287,67 @@ VendorTimes getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int6
     return lu(m, n, a, lda, result, ldr, memory_mib, true);
 }
 
+template <typename T>
+VendorTimes geqrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib) {
+    return factorization<T>(
+        m, n, a, lda, result, ldr, memory_mib, size_t(std::min(m, n)) * sizeof(T),
+        [&](Solver& s, T* d, void* tau, size_t* device_work, size_t* host_work) {
+            return cusolverDnXgeqrf_bufferSize(s.handle, s.params, m, n, data_type<T>(), d, m, data_type<T>(), tau,
+                                               data_type<T>(), device_work, host_work);
+        },
+        [&](Solver& s, T* d, void* tau, void* work, size_t device_work, void* host, size_t host_work, int* info) {
+            return cusolverDnXgeqrf(s.handle, s.params, m, n, data_type<T>(), d, m, data_type<T>(), tau,
+                                    data_type<T>(), work, device_work, host, host_work, info);
+        });
+}
+
+template <typename T>
+VendorTimes unmqr(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* c, int64_t ldc, T* result,
+                  int64_t ldr, int64_t memory_mib) {
+    DeviceMemory memory(memory_mib);
+    const int64_t k = std::min(m, n);
+    const size_t bytes = plus(plus(bytes_of<T>(m, n), bytes_of<T>(k, 1)), bytes_of<T>(m, nrhs));
+    if (!memory.fits(bytes)) return {};
+    Solver solver;
+    T* d = static_cast<T*>(memory.get(bytes_of<T>(m, n)));
+    T* tau = static_cast<T*>(memory.get(bytes_of<T>(k, 1)));
+    T* dc = static_cast<T*>(memory.get(bytes_of<T>(m, nrhs)));
+    int* info = static_cast<int*>(memory.get(sizeof(int)));
+    // The factors, untimed, as the driver's own unmqr runs after an untimed geqrf.
+    size_t device_work = 0, host_work = 0;
+    upload(d, a, m, n, lda);
+    check(cusolverDnXgeqrf_bufferSize(solver.handle, solver.params, m, n, data_type<T>(), d, m, data_type<T>(), tau,
+                                      data_type<T>(), &device_work, &host_work),
+          "cusolver geqrf bufferSize");
+    int lwork = 0;
+    check(apply_q_work(solver.handle, int(m), int(nrhs), int(k), d, int(m), tau, dc, int(m), &lwork),
+          "cusolver ormqr bufferSize");
+    const size_t apply_bytes = bytes_of<T>(std::max(lwork, 1), 1);
+    if (!memory.fits(plus(bytes, std::max(device_work, apply_bytes)))) return {};
+    void* work = memory.get(std::max(device_work, apply_bytes));
+    std::vector<char> host(host_work);
+    check(cusolverDnXgeqrf(solver.handle, solver.params, m, n, data_type<T>(), d, m, data_type<T>(), tau,
+                           data_type<T>(), work, device_work, host.data(), host_work, info),
+          "cusolver geqrf");
+    return three_ways(
+        [&](PinnedSet& p) { p.add(c, m, nrhs, ldc), p.add(result, m, nrhs, ldr); },
+        [&] { upload(dc, c, m, nrhs, ldc); },
+        [&] {
+            check(apply_q(solver.handle, int(m), int(nrhs), int(k), d, int(m), tau, dc, int(m), static_cast<T*>(work),
+                          lwork, info),
+                  "cusolver ormqr");
+        },
+        [&] { download(result, dc, m, nrhs, ldr); });
+}
+
 #define GRAIN_INSTANTIATE(T)                                                                                    \
     template VendorTimes gemm<T>(int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, const T*, \
                             int64_t, T*, int64_t, int64_t);                                                     \
     template VendorTimes potrf<T>(Uplo, int64_t, const T*, int64_t, T*, int64_t, int64_t);                           \
     template VendorTimes getrf_nopiv<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);                   \
-    template VendorTimes getrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);
+    template VendorTimes getrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);                         \
+    template VendorTimes geqrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);                         \
+    template VendorTimes unmqr<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, int64_t);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
 #undef GRAIN_INSTANTIATE
 

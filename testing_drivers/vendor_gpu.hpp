@@ -1,6 +1,6 @@
 #pragma once
 // The GPU vendor baselines of grain_testing --vendor on GPU runs: cuBLAS gemm and
-// cuSOLVER potrf / getrf, alone on GPU 0, in the driver's process. Each is timed three
+// cuSOLVER potrf / getrf / geqrf / ormqr, alone on GPU 0, in the driver's process. Each is timed three
 // ways (VendorTimes), so that grain is compared like for like: from pinned host arrays,
 // pinned untimed (as grain's with --pinned); from pageable arrays, which the copies
 // stage (as grain's without, which grain pins in its time); and the call alone on
@@ -37,5 +37,12 @@ VendorTimes getrf_nopiv(int64_t m, int64_t n, const T* a, int64_t lda, T* result
 // With partial pivoting; the pivots come back to the host too (in the time).
 template <typename T>
 VendorTimes getrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
+// QR (LAPACK's representation: the scalars come back to the host too, in the time).
+template <typename T>
+VendorTimes geqrf(int64_t m, int64_t n, const T* a, int64_t lda, T* result, int64_t ldr, int64_t memory_mib);
+// C = Q^H C (m x nrhs), Q from the QR of the m x n A, which runs first, untimed.
+template <typename T>
+VendorTimes unmqr(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* c, int64_t ldc, T* result,
+                  int64_t ldr, int64_t memory_mib);
 
 }  // namespace grain::testing::gpu

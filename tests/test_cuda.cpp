@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common.hpp"
 #include "recursion/counters.hpp"
@@ -27,16 +30,22 @@ using detail::TileArgs;
 // One StarPU worker of the given type (the first).
 int worker_of(starpu_worker_archtype type) { return starpu_worker_get_by_type(type, 0); }
 
+// A StarPU matrix over the array.
+template <typename T>
+starpu_data_handle_t registered(Array<T>& x) {
+    starpu_data_handle_t h;
+    starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(x.data()), uint32_t(x.ld()),
+                                uint32_t(x.m), uint32_t(x.n), sizeof(T));
+    return h;
+}
+
 // Runs one codelet on the given worker, on tiles registered over the arrays.
 template <typename T>
 int64_t run_on(int worker, Kernel kernel, TileArgs<T> args, std::vector<Array<T>*> tiles) {
     detail::RequestState request;
     args.request = &request;
-    std::vector<starpu_data_handle_t> handles(tiles.size());
-    for (size_t i = 0; i < tiles.size(); ++i)
-        starpu_matrix_data_register(&handles[i], STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tiles[i]->data()),
-                                    uint32_t(tiles[i]->ld()), uint32_t(tiles[i]->m), uint32_t(tiles[i]->n),
-                                    sizeof(T));
+    std::vector<starpu_data_handle_t> handles;
+    for (Array<T>* t : tiles) handles.push_back(registered(*t));
     starpu_task* task = starpu_task_create();
     task->cl = detail::codelet<T>(kernel);
     for (size_t i = 0; i < handles.size(); ++i) task->handles[i] = handles[i];
@@ -50,27 +59,21 @@ int64_t run_on(int worker, Kernel kernel, TileArgs<T> args, std::vector<Array<T>
     return request.info;
 }
 
-// Runs one column kernel (getrf's panel, laswp) on the given worker: a pivot block over
-// `pivots`, then the tiles of a column, as the task layer submits them.
+// Runs one task of variable buffers on the given worker, as the task layer submits it: a
+// column kernel (getrf's panel, laswp: a pivot block, then a column of tiles) or an update
+// (a T factor, the reflectors' tile, then the tiles or strips it writes); each buffer takes
+// the table's mode of its place, those past the table's the last.
 template <typename T>
-int64_t run_column_on(int worker, Kernel kernel, TileArgs<T> args, std::vector<int>& pivots,
-                      std::vector<Array<T>*> tiles) {
+int64_t run_task_on(int worker, Kernel kernel, TileArgs<T> args, const std::vector<starpu_data_handle_t>& handles) {
     detail::RequestState request;
     args.request = &request;
-    std::vector<starpu_data_handle_t> handles(tiles.size() + 1);
-    starpu_vector_data_register(&handles[0], STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(pivots.data()),
-                                uint32_t(pivots.size()), sizeof(int));
-    for (size_t i = 0; i < tiles.size(); ++i)
-        starpu_matrix_data_register(&handles[i + 1], STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tiles[i]->data()),
-                                    uint32_t(tiles[i]->ld()), uint32_t(tiles[i]->m), uint32_t(tiles[i]->n),
-                                    sizeof(T));
     starpu_task* task = starpu_task_create();
     task->cl = detail::codelet<T>(kernel);
     task->nbuffers = int(handles.size());
     const detail::KernelInfo& info = detail::kernel_info(kernel);
     for (size_t i = 0; i < handles.size(); ++i) {
         STARPU_TASK_SET_HANDLE(task, handles[i], i);
-        STARPU_TASK_SET_MODE(task, info.modes[i == 0 ? 0 : 1], i);
+        STARPU_TASK_SET_MODE(task, info.modes[std::min(i, size_t(info.nbuffers - 1))], i);
     }
     args.task = task;
     task->cl_arg = &args;
@@ -83,6 +86,17 @@ int64_t run_column_on(int worker, Kernel kernel, TileArgs<T> args, std::vector<i
     starpu_task_destroy(task);
     for (starpu_data_handle_t h : handles) starpu_data_unregister(h);
     return request.info;
+}
+
+// A column kernel's task: a pivot block over `pivots`, then the tiles of a column.
+template <typename T>
+int64_t run_column_on(int worker, Kernel kernel, TileArgs<T> args, std::vector<int>& pivots,
+                      std::vector<Array<T>*> tiles) {
+    std::vector<starpu_data_handle_t> handles(1);
+    starpu_vector_data_register(&handles[0], STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(pivots.data()),
+                                uint32_t(pivots.size()), sizeof(int));
+    for (Array<T>* t : tiles) handles.push_back(registered(*t));
+    return run_task_on(worker, kernel, args, handles);
 }
 
 template <typename T>
@@ -243,6 +257,67 @@ TYPED_TEST(CudaKernels, ColumnKernelsMatchCpuKernels) {
             for (size_t t = 0; t < x.size(); ++t) EXPECT_EQ(max_difference(x[t], y[t]), 0.0);
         }
     }
+}
+
+// QR's updates on a GPU (cuBLAS products, src/kernels/qr_apply.hpp) against LAPACK's on a
+// core: both sides and ops; geqrt's reflectors on a whole tile and on a strip of two
+// sub-tiles apart in memory; tpqrt's of a whole tile (tsmqrt) and of a triangle (ttmqrt).
+TYPED_TEST(CudaKernels, QrUpdatesMatchCpuKernels) {
+    using T = TypeParam;
+    GRAIN_NEED_GPU();
+    const int gpu = worker_of(STARPU_CUDA_WORKER), cpu = worker_of(STARPU_CPU_WORKER);
+    const double tolerance = 200 * double(std::numeric_limits<real_t<T>>::epsilon()) * 64;
+    const int nb = 40, ib = 8, other = 24;
+    Array<T> v = random_array<T>(nb, nb, Kind::General, rng()), t(ib, nb);
+    ASSERT_EQ(blas::geqrt(nb, nb, ib, v.data(), int(v.ld()), t.data(), int(t.ld())), 0);
+    std::vector<Array<T>> pair_v, pair_t;
+    for (const int l : {0, nb}) {
+        Array<T> r = random_array<T>(nb, nb, Kind::General, rng());
+        pair_v.push_back(random_array<T>(nb, nb, Kind::General, rng()));
+        pair_t.emplace_back(ib, nb);
+        ASSERT_EQ(blas::tpqrt(nb, nb, l, ib, r.data(), int(r.ld()), pair_v.back().data(), int(pair_v.back().ld()),
+                              pair_t.back().data(), int(pair_t.back().ld())), 0);
+    }
+    for (const Side side : {Side::Left, Side::Right})
+        for (const Op trans : {Op::NoTrans, detail::conj_trans<T>()}) {
+            TileArgs<T> args;
+            args.side = side, args.transa = trans;
+            const bool left = side == Side::Left;
+            // The tiles written: C whole, C as a strip of two parts, and a pair's A1 and A2.
+            const auto tile = [&](int across) {
+                return left ? random_array<T>(across, other, Kind::General, rng())
+                            : random_array<T>(other, across, Kind::General, rng());
+            };
+            struct Case {
+                Kernel kernel;
+                Array<T>*v, *t;
+                std::vector<Array<T>> tiles;
+                int first_strip;
+            };
+            std::vector<Case> cases;
+            cases.push_back({Kernel::Gemqrt, &v, &t, {tile(nb)}, 1});
+            cases.push_back({Kernel::Gemqrt, &v, &t, {tile(25), tile(nb - 25)}, 1});
+            cases.push_back({Kernel::Tsmqrt, &pair_v[0], &pair_t[0], {tile(nb), tile(nb)}, 1});
+            cases.push_back({Kernel::Ttmqrt, &pair_v[1], &pair_t[1], {tile(nb), tile(nb)}, 1});
+            for (Case& c : cases) {
+                SCOPED_TRACE(std::string(detail::kernel_name(c.kernel)) + (left ? " left " : " right ") +
+                             (trans == Op::NoTrans ? "N" : "C") + " parts " + std::to_string(c.tiles.size()));
+                std::vector<Array<T>> on_gpu = c.tiles, on_cpu = c.tiles;
+                TileArgs<T> a = args;
+                a.first_strip = c.first_strip;
+                for (auto [worker, tiles] : {std::pair{gpu, &on_gpu}, std::pair{cpu, &on_cpu}}) {
+                    std::vector<starpu_data_handle_t> handles{registered(*c.t), registered(*c.v)};
+                    for (Array<T>& x : *tiles) handles.push_back(registered(x));
+                    EXPECT_EQ(run_task_on(worker, c.kernel, a, handles), 0);
+                }
+                for (size_t i = 0; i < on_cpu.size(); ++i) {
+                    const double scale = std::max<double>(
+                        1.0, double(blas::lange('M', int(on_cpu[i].m), int(on_cpu[i].n), on_cpu[i].data(), int(on_cpu[i].ld()))));
+                    EXPECT_LE(max_difference(on_cpu[i], on_gpu[i]) / scale, tolerance) << "tile " << i;
+                    EXPECT_GT(max_difference(on_cpu[i], c.tiles[i]), 0.0) << "tile " << i << " unchanged";
+                }
+            }
+        }
 }
 
 // LU with partial pivoting with GPU workers (panels and interchanges where the scheduler

@@ -71,11 +71,11 @@
     X(Laset, laset, (STARPU_W), none, tiles, whole, own, 0)                                        \
     X(Trzero, trzero, (STARPU_R), none, tiles, whole, own, 0)                                      \
     X(Geqrt, geqrt, (STARPU_W, STARPU_RW), none, factor, whole, own, 2 * m * n * n - 2 * n * n * n / 3) \
-    X(Gemqrt, gemqrt, (STARPU_R, STARPU_R, STARPU_RW), none, applies, splits, own, 4 * m * n * k - 2 * n * k * k) \
+    X(Gemqrt, gemqrt, (STARPU_R, STARPU_R, STARPU_RW), async, applies, splits, own, 4 * m * n * k - 2 * n * k * k) \
     X(Tsqrt, tsqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * n)     \
-    X(Tsmqrt, tsmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, applies, splits, own, 4 * m * n * k) \
+    X(Tsmqrt, tsmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), async, applies, splits, own, 4 * m * n * k) \
     X(Ttqrt, ttqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * n * n * n / 3) \
-    X(Ttmqrt, ttmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), none, applies, splits, own, 2 * m * n * k) \
+    X(Ttmqrt, ttmqrt, (STARPU_R, STARPU_R, STARPU_RW, STARPU_RW), async, applies, splits, own, 2 * m * n * k) \
     X(Gelqt, gelqt, (STARPU_W, STARPU_RW), none, factor, whole, own, 2 * n * m * m - 2 * m * m * m / 3) \
     X(Gemlqt, gemlqt, (STARPU_R, STARPU_R, STARPU_RW), none, applies, splits, own, 4 * m * n * k - 2 * m * k * k) \
     X(Tslqt, tslqt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * n * m * m)     \

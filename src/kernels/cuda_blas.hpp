@@ -1,12 +1,15 @@
 #pragma once
 // The cuBLAS tile kernels: the products (gemm, trsm, trmm, symm, hemm, syrk, herk, syr2k,
-// her2k) and the tile scale, on the StarPU worker's cuBLAS handle. cuda.cpp makes the
+// her2k), the tile scale and QR's updates (qr_apply.hpp on DeviceProducts), on the StarPU worker's cuBLAS handle. cuda.cpp makes the
 // kernel table of them and of its cuSOLVER factorizations.
 #include <starpu_cublas_v2.h>
 
+#include <algorithm>
 #include <complex>
+#include <vector>
 
 #include "cuda_support.hpp"
+#include "qr_apply.hpp"
 
 namespace grain::detail::cuda {
 
@@ -46,6 +49,12 @@ namespace grain::detail::cuda {
     }                                                                                                     \
     inline cublasStatus_t scal(cublasHandle_t h, int n, T alpha, T* x) {                                  \
         return cublas##P##scal(h, n, dev<D>(&alpha), dev<D>(x), 1);                                       \
+    }                                                                                                     \
+    /* B += alpha A: geam in place, B as its first operand and its result */                             \
+    inline cublasStatus_t add(cublasHandle_t h, int m, int n, T alpha, const T* a, int lda, T* b, int ldb) { \
+        const T one(1);                                                                                   \
+        return cublas##P##geam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, dev<D>(&one), dev<D>(b), ldb,           \
+                               dev<D>(&alpha), dev<D>(a), lda, dev<D>(b), ldb);                           \
     }
 GRAIN_CUBLAS_OVERLOADS(float, float, S)
 GRAIN_CUBLAS_OVERLOADS(double, double, D)
@@ -183,6 +192,71 @@ void syrk(void* buffers[], void* cl_arg) {
                p.beta, data<T>(buffers[1]), c.ld),
           "cublas syrk");
 }
+
+// The worker's cuBLAS products on its stream for qr_apply.hpp, with stream-ordered scratch
+// memory freed after the work enqueued before the end of its life.
+template <typename T>
+class DeviceProducts {
+public:
+    DeviceProducts() : h_(starpu_cublas_get_local_handle()), stream_(starpu_cuda_get_local_stream()) {}
+    DeviceProducts(const DeviceProducts&) = delete;
+    DeviceProducts& operator=(const DeviceProducts&) = delete;
+    ~DeviceProducts() {
+        for (void* block : blocks_) check(cudaFreeAsync(block, stream_), "cudaFreeAsync");
+    }
+    void gemm(Op ta, Op tb, int m, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c,
+              int ldc) {
+        check(cuda::gemm(h_, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc), "cublas gemm");
+    }
+    void trmm(Side s, Uplo u, Op t, Diag d, int m, int n, T alpha, const T* a, int lda, T* b, int ldb) {
+        check(cuda::trmm(h_, s, u, t, d, m, n, alpha, a, lda, b, ldb), "cublas trmm");
+    }
+    void copy(int m, int n, const T* a, int lda, T* b, int ldb) {
+        if (m > 0 && n > 0)
+            check(cudaMemcpy2DAsync(b, sizeof(T) * size_t(ldb), a, sizeof(T) * size_t(lda), sizeof(T) * size_t(m),
+                                    size_t(n), cudaMemcpyDeviceToDevice, stream_),
+                  "cudaMemcpy2DAsync");
+    }
+    void add(int m, int n, T alpha, const T* a, int lda, T* b, int ldb) {
+        if (m > 0 && n > 0) check(cuda::add(h_, m, n, alpha, a, lda, b, ldb), "cublas geam");
+    }
+    T* scratch(size_t count) {
+        void* block = nullptr;
+        check(cudaMallocAsync(&block, sizeof(T) * std::max<size_t>(count, 1), stream_), "cudaMallocAsync");
+        blocks_.push_back(block);
+        return static_cast<T*>(block);
+    }
+
+private:
+    cublasHandle_t h_;
+    cudaStream_t stream_;
+    std::vector<void*> blocks_;
+};
+
+// QR's updates (cuBLAS has no gemqrt or tpmqrt): V and T whole, the tiles whole or strips.
+template <typename T>
+void gemqrt(void* buffers[], void* cl_arg) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    DeviceProducts<T> device;
+    own_update<T>(device, buffers, p,
+                  [&](int m, int n, int k, int ib, const T* v, int ldv, const T* t, int ldt, T* c, int ldc) {
+                      kernels::gemqrt(device, p.side, p.transa, m, n, k, ib, v, ldv, t, ldt, c, ldc);
+                  });
+}
+template <typename T>
+void pair_mqrt(void* buffers[], void* cl_arg, bool triangular) {
+    const TileArgs<T>& p = args<T>(cl_arg);
+    DeviceProducts<T> device;
+    pair_update<T>(device, buffers, p, false, triangular,
+                   [&](int m, int n, int k, int l, int ib, const T* v, int ldv, const T* t, int ldt, T* a, int lda,
+                       T* b, int ldb) {
+                       kernels::tpmqrt(device, p.side, p.transa, m, n, k, l, ib, v, ldv, t, ldt, a, lda, b, ldb);
+                   });
+}
+template <typename T>
+void tsmqrt(void* buffers[], void* cl_arg) { pair_mqrt<T>(buffers, cl_arg, false); }
+template <typename T>
+void ttmqrt(void* buffers[], void* cl_arg) { pair_mqrt<T>(buffers, cl_arg, true); }
 
 // Only gemm and syrk with k = 0 scale a tile: one cuBLAS scal per column is enough.
 template <typename T>

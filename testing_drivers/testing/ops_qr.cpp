@@ -43,7 +43,8 @@ Result run_factor(const Run& r) {
         res.info = lq ? grain::gelqf(tF, F) : grain::geqrf(tF, F);
     });
     const BlasThreads blas_threads(r.threads);
-    if (r.options.vendor) {
+    const bool gpu_baseline = !lq && r.gpu_vendor();  // cuSOLVER's geqrf (it has no gelqf), else LAPACKE's
+    if (r.options.vendor && !gpu_baseline) {
         Array<T> vA = f.A;
         std::vector<T> tau(size_t(std::min(c.m, c.n)) + 1);
         res.vendor_time = timed([&] {
@@ -57,6 +58,10 @@ Result run_factor(const Run& r) {
         const grain::Matrix<T> tF(c.m, c.n, c.scales, f.F.data(), f.F.ld());
         res.residual = qr_residual(lq, f.A, f.F, leading_q(r, lq, tF, F));
     }
+#ifdef GRAIN_USE_CUDA
+    // After the check: cuSOLVER's factors come back into grain's, no longer needed.
+    if (gpu_baseline) set_vendor(res, gpu::geqrf(c.m, c.n, f.A.data(), f.A.ld(), f.F.data(), f.F.ld(), r.runtime.gpu_memory()));
+#endif
     return res;
 }
 
@@ -84,7 +89,7 @@ Result run_unmqr(const Run& r) {
         res.info = std::max(res.info, grain::unmqr(Side::Left, grain::detail::conj_trans<T>(), tF, F, tX));
     });
     const BlasThreads blas_threads(r.threads);
-    if (r.options.vendor) {  // LAPACK's own factors, untimed, then its Q^H applied
+    if (r.options.vendor && !r.gpu_vendor()) {  // LAPACK's own factors, untimed, then its Q^H applied
         Array<T> vA = f.A, vC = C;
         std::vector<T> tau(size_t(std::min(c.m, c.n)) + 1);
         blas::geqrf(int(c.m), int(c.n), vA.data(), vA.ld(), tau.data());
@@ -103,6 +108,14 @@ Result run_unmqr(const Run& r) {
         const double applied = factor_residual(C, back) * double(std::max(c.m, c.nrhs)) / double(std::max<int64_t>(c.m, 1));
         res.residual = std::max(applied, qr_residual(false, f.A, f.F, leading_q(r, false, tF, F)));
     }
+#ifdef GRAIN_USE_CUDA
+    // cuSOLVER's own factors, untimed, then its Q^H applied.
+    if (r.gpu_vendor()) {
+        Array<T> out(c.m, c.nrhs);
+        set_vendor(res, gpu::unmqr(c.m, c.n, c.nrhs, f.A.data(), f.A.ld(), C.data(), C.ld(), out.data(), out.ld(),
+                                   r.runtime.gpu_memory()));
+    }
+#endif
     return res;
 }
 
