@@ -130,7 +130,7 @@ TYPED_TEST(Qr, FactorsReproduceAWithAUnitaryQ) {
         {16, 160}};  // short and wide: one tile row
     const Shape shapes[] = {Shape::Random, Shape::IllConditioned, Shape::RankDeficient};
     // Every tree, size and shape together on one scale; on a ladder, whose runs check the
-    // splits, each tree and each size with every shape once (the shapes rotate).
+    // splits, each tree and each size with every shape (the shapes rotate).
     const bool ladder = scales().size() > 1;
     for (bool lq : {false, true})
         for (size_t t = 0; t < std::size(trees); ++t)
@@ -140,7 +140,9 @@ TYPED_TEST(Qr, FactorsReproduceAWithAUnitaryQ) {
                         check_factorization<T>(lq, sizes[z].first, sizes[z].second, trees[t].first, trees[t].second,
                                                shapes[h]);
     check_factorization<T>(false, 1, 1, QrTree::Flat, 1, Shape::Random);
-    // 19 tiles: odd binary trees, of single tiles and of domains of 4 (the last of 3)
+    // 19 tiles: odd binary trees, of single tiles and of domains of 4 (the last of 3); the
+    // trees' shapes, on one scale (their Q on 300 x 300 is most of a ladder's run).
+    if (ladder) return;
     check_factorization<T>(false, 300, 5, QrTree::Binary, 1, Shape::Random);
     check_factorization<T>(true, 5, 300, QrTree::Binary, 4, Shape::Random);
 }
