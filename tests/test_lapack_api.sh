@@ -59,6 +59,15 @@ blas_input() {  # p
   for r in $routines; do printf '%-7sT\n' "$P$r"; done
 }
 
+# The linear-equation tests' input: LAPACK's own, but for its block sizes: 1 and 3 (LAPACK's
+# unblocked and blocked code around the calls; grain's tiles are GRAIN_NB's whatever
+# LAPACK's NB), not its five, which repeat grain's calls.
+lin_header() {  # p
+  head -7 $lapack/${1}test.in
+  printf '2                      Number of values of NB\n1 3                    Values of NB\n1 0                    Values of NX\n'
+  sed -n 11,16p $lapack/${1}test.in
+}
+
 precisions=${GRAIN_LAPACK_TEST_PRECISIONS:-s d c z}
 case " $precisions " in *" d "*) ;; *) precisions="d $precisions" ;; esac
 for p in $precisions; do
@@ -83,14 +92,14 @@ for p in $precisions; do
   done
   grep '^grain_lapack' ${p}blas.log
 
-  head -16 $lapack/${p}test.in > ${p}lin.in
+  lin_header $p > ${p}lin.in
   printf '%sGE   11\n%sPO    9\n%sTR   18\n' $P $P $P >> ${p}lin.in
   LD_PRELOAD="$preload" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=16 STARPU_SILENT=1 \
     $lapack/xlintst$p < ${p}lin.in > ${p}lin.out 2> ${p}lin.log || { tail -20 ${p}lin.out ${p}lin.log; fail "xlintst$p"; }
   grep -i 'pass\|fail' ${p}lin.out
   # The system's LAPACK alone, on the TR path: LAPACK 3.11's single-precision latrs3 fails
   # some of its own tests there (test 10, near overflow); grain must fail no other.
-  { head -16 $lapack/${p}test.in; printf '%sTR   18\n' $P; } > ${p}tr.in
+  { lin_header $p; printf '%sTR   18\n' $P; } > ${p}tr.in
   $lapack/xlintst$p < ${p}tr.in > ${p}tr-system.out 2>&1 || fail "xlintst$p, TR path, without grain"
   tr_known=$(grep 'LATRS3(' ${p}tr-system.out || true)
   for path in GE PO TR; do

@@ -33,7 +33,7 @@ std::vector<Distribution> grids() {
     return g;
 }
 
-const char* const splits[] = {"none", "all", "random:0.5:1", "random:0.5:2", "random:0.5:3", "lp"};
+const char* const splits[] = {"none", "all", "random:0.5:1", "lp"};
 
 Matrix<T> distributed(const Array<T>& x, const Distribution& d) {
     Matrix<T> M(x.m, x.n, ladder, d);
