@@ -499,7 +499,7 @@ void pair_mqrt(const Context& ctx, bool lq, bool triangular, Side side, Op trans
 }
 
 void pivots_everywhere(const Context& ctx, const PivotBlocks& pivots) {
-    if (!mpi::active()) return;
+    if (ctx.counting || !mpi::active()) return;
     for (size_t b = 0; b < pivots.blocks->size(); ++b) {
         const starpu_data_handle_t block = (*pivots.blocks)[b];
         mpi::bring_everywhere(block);

@@ -150,8 +150,8 @@ TEST(Mpi, LapackLayoutScattersFromTheRoot) {
             }
             // gesv, then getrs on its factors: the pivots on the root only (the others
             // pass null), LAPACKE's, and the solutions.
-            const Array<T> G = random_array<T>(n, n, Kind::General, rng()), R = random_array<T>(n, 3, Kind::General, rng());
-            Array<T> g = G, r = R;
+            const Array<T> L = random_array<T>(n, n, Kind::General, rng()), R = random_array<T>(n, 3, Kind::General, rng());
+            Array<T> g = L, r = R;
             std::vector<int> ipiv(n);
             ASSERT_EQ(gesv(n, int64_t(3), is_root ? g.data() : nullptr, g.ld(), is_root ? ipiv.data() : nullptr,
                            is_root ? r.data() : nullptr, r.ld()),
@@ -161,9 +161,9 @@ TEST(Mpi, LapackLayoutScattersFromTheRoot) {
                             is_root ? ipiv.data() : nullptr, is_root ? s.data() : nullptr, s.ld()),
                       0);
             if (is_root) {
-                expect_lapacke_pivots(G, ipiv);
-                EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, G, r, T(1), R), 60);
-                EXPECT_LT(solve_residual(Side::Left, Op::Trans, G, s, T(1), R), 60);
+                expect_lapacke_pivots(L, ipiv);
+                EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, L, r, T(1), R), 60);
+                EXPECT_LT(solve_residual(Side::Left, Op::Trans, L, s, T(1), R), 60);
             }
         }
     // A bad lda on the last process alone: every process gets an error, none hangs.
