@@ -67,6 +67,7 @@ void laswp(const Context& ctx, const TileGrid<T>& A, const detail::PivotBlocks& 
 template <typename T>
 void getrf(const Context& ctx, const Matrix<T>& A, const detail::PivotBlocks& ipiv) {
     getrf(ctx, TileGrid<T>(A), ipiv);
+    if (A.distributed()) detail::task::pivots_everywhere(ctx, ipiv);
 }
 
 // Solve op(A) X = B with the factors and pivots of getrf (A square).

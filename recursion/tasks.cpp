@@ -127,22 +127,19 @@ void submit_here(const Context& ctx, Kernel kernel, const TileArgs<T>& args, std
     insert(ctx, kernel, args, out, handles, n, global_priority(ctx, *tiles.begin(), priority), built);
 }
 
-// A column task on block k of `pivots`, then a column of tiles `column` whose first row
-// is first_row of the view: counted, or decided and inserted. A panel (getrf) that splits
-// runs the same LU on the column's sub-tiles, one level down, its pivots in sub-blocks
-// of its block; laswp never splits (Recursion::decide).
+// A column task this process runs (`built`: the task StarPU-MPI built for it), or, where
+// `may_split`, the same LU (laswp) on the column's sub-tiles one level down, its pivots
+// in sub-blocks of its block, where the policy splits it; laswp never splits alone
+// (Recursion::decide).
 template <typename T>
-void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const PivotBlocks& pivots, int k,
-                   const std::vector<Tile<T>>& column, int64_t first_row, int priority) {
-    if (ctx.counting) {
-        ++ctx.counting->tasks[size_t(kernel)];
-        ctx.counting->tile_tasks[size_t(kernel)] += double(column.size());
-        return;
-    }
+void run_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const PivotBlocks& pivots, int k,
+                const std::vector<Tile<T>>& column, int64_t first_row, int priority, bool may_split,
+                starpu_task* built) {
     const Tile<T>& first = column.front();
     Context down = below(ctx, first, priority);
     TaskSite at = site(kernel, first, down.top_priority, int(column.size()));
     at.panel_split = kernel_info(kernel).follows && panel_split_below(pivots, k, first);
+    if (!may_split) at.levels = at.level + 1;  // counted as the last level's: whole
     const bool split = ctx.recursion->decide(at);
     if (kernel == Kernel::Getrf) pivots.storage->set_panel_split(pivots.at(k), split ? at.scales->at(size_t(at.level) + 1) : 0);
     if (split) {
@@ -155,7 +152,46 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const Pi
     std::vector<starpu_data_handle_t> handles{pivots.at(k)};
     for (const Tile<T>& t : column) handles.push_back(t.use());
     args.row_offset = ctx.row_offset + first_row;
-    insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority));
+    insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority), built);
+}
+
+// A column task on block k of `pivots`, then a column of tiles `column` whose first row
+// is first_row of the view: counted, or decided and inserted (run_column). On a
+// distributed matrix it runs on the rank owning the column's first tile (a panel's
+// diagonal tile, whose rank owns the step's pivot block): every rank submits it, and
+// StarPU-MPI brings the column's other tiles and the pivots there and sends the tiles
+// written back to their ranks. It stays whole there: a split would write other ranks'
+// tiles through local copies, and laswp splits where its panel did, which only the
+// panel's rank would know.
+template <typename T>
+void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const PivotBlocks& pivots, int k,
+                   const std::vector<Tile<T>>& column, int64_t first_row, int priority) {
+    if (ctx.counting) {
+        ++ctx.counting->tasks[size_t(kernel)];
+        ctx.counting->tile_tasks[size_t(kernel)] += double(column.size());
+        return;
+    }
+    const Tile<T>& first = column.front();
+    if (!(first.grid->distributed() && mpi::active()))
+        return run_column(ctx, kernel, args, pivots, k, column, first_row, priority, true, nullptr);
+    if (kernel == Kernel::Getrf) pivots.storage->set_panel_split(pivots.at(k), 0);
+    const KernelInfo& info = kernel_info(kernel);
+    std::vector<starpu_data_handle_t> handles{pivots.at(k)};
+    std::vector<starpu_data_access_mode> modes{info.modes[0]};
+    const int owner = first.grid->owner(first.i, first.j);
+    // As submit_task's: the other ranks post their transfers whatever happens here.
+    try {
+        for (const Tile<T>& t : column) {
+            handles.push_back(t.use());
+            modes.push_back(info.modes[size_t(info.nbuffers - 1)]);
+        }
+        const int n = int(handles.size());
+        if (starpu_task* built = mpi::build(codelet<T>(kernel), handles.data(), n, owner, modes.data()))
+            run_column(ctx, kernel, args, pivots, k, column, first_row, priority, false, built);
+        mpi::after_submit(codelet<T>(kernel), handles.data(), n, owner, modes.data());
+    } catch (const std::exception& e) {
+        mpi::abort_all(e.what());
+    }
 }
 
 // The strips a split update runs on: the s-th of each strip's, the s-th column (from the
@@ -460,6 +496,15 @@ void pair_mqrt(const Context& ctx, bool lq, bool triangular, Side side, Op trans
     const Kernel kernel =
         triangular ? (lq ? Kernel::Ttmlqt : Kernel::Ttmqrt) : (lq ? Kernel::Tsmlqt : Kernel::Tsmqrt);
     submit_update(ctx, kernel, args, factor, V, {{A1}, {A2}}, priority);
+}
+
+void pivots_everywhere(const Context& ctx, const PivotBlocks& pivots) {
+    if (ctx.counting || !mpi::active()) return;
+    for (size_t b = 0; b < pivots.blocks->size(); ++b) {
+        const starpu_data_handle_t block = (*pivots.blocks)[b];
+        mpi::bring_everywhere(block);
+        if (!pivots.storage->home_here(b)) submit_copy_out(block, pivots.storage->block_data(b), ctx.request);
+    }
 }
 
 #define GRAIN_INSTANTIATE(T)                                                                            \

@@ -174,6 +174,10 @@ void getrf(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
 template <typename T>
 void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
            int64_t first_row, int priority, bool reverse = false);
+// After a distributed factorization: every block of `pivots` to every rank, into the
+// indices there, so that ipiv is LAPACK's whole array on every process once the call's
+// tasks are done.
+void pivots_everywhere(const Context& ctx, const PivotBlocks& pivots);
 // The column interchanges of block k of `pivots`, in reverse order, on a row of tiles
 // whose first column is the step's, first_col of the view (A P, getri's last phase).
 template <typename T>

@@ -75,7 +75,7 @@ bool run_all(const Options& options, const Operation& operation, std::vector<Cas
         throw std::runtime_error("grain_testing: cannot silence the output of rank " +
                                  std::to_string(grain::Runtime::rank()));
     // Distributed runs: the vendor is ScaLAPACK on the same grid, for the operations it has
-    // (gemm, potrf; testing/scalapack.hpp), else nan.
+    // (gemm, potrf, getrf; testing/scalapack.hpp), else nan.
     Options run_options = options;
     if (grid) run_options.vendor = false, run_options.scalapack = options.vendor && scalapack::available();
     std::vector<std::function<void()>> gathers;

@@ -148,8 +148,23 @@ TEST(Mpi, LapackLayoutScattersFromTheRoot) {
                 EXPECT_LT(gemm_residual(norm('M', minus(c, ref)), T(1), norm('M', G), norm('M', G), T(1),
                                         norm('M', C0), 50), 10);
             }
+            // gesv, then getrs on its factors: the pivots on the root only (the others
+            // pass null), LAPACKE's, and the solutions.
+            const Array<T> L = random_array<T>(n, n, Kind::General, rng()), R = random_array<T>(n, 3, Kind::General, rng());
+            Array<T> g = L, r = R;
             std::vector<int> ipiv(n);
-            EXPECT_THROW(getrf(n, n, a.data(), a.ld(), ipiv.data()), grain::invalid_argument);
+            ASSERT_EQ(gesv(n, int64_t(3), is_root ? g.data() : nullptr, g.ld(), is_root ? ipiv.data() : nullptr,
+                           is_root ? r.data() : nullptr, r.ld()),
+                      0);
+            Array<T> s = R;
+            ASSERT_EQ(getrs(Op::Trans, n, int64_t(3), is_root ? g.data() : nullptr, g.ld(),
+                            is_root ? ipiv.data() : nullptr, is_root ? s.data() : nullptr, s.ld()),
+                      0);
+            if (is_root) {
+                expect_lapacke_pivots(L, ipiv);
+                EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, L, r, T(1), R), 60);
+                EXPECT_LT(solve_residual(Side::Left, Op::Trans, L, s, T(1), R), 60);
+            }
         }
     // A bad lda on the last process alone: every process gets an error, none hangs.
     const DistributedLayout layout(grids().back(), 0);
@@ -213,6 +228,37 @@ TEST(Mpi, GetrfGetrsGesvNopiv) {
         ASSERT_EQ(gesv_nopiv(SA, SB), 0);
         EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(SB), T(1), B), 60);
     });
+}
+
+// LU with partial pivoting: on every grid and split policy and on the 1-D and random
+// distributions, the pivots on every process are LAPACKE's (near-ties aside, as the LU
+// tests define them) and P A = L U; the solves with both ops; gesv.
+TEST(Mpi, GetrfGetrsGesv) {
+    const auto check = [](const Distribution& d) {
+        const Array<T> A = random_array<T>(n, n, Kind::General, rng());
+        const Array<T> B = random_array<T>(n, 40, Kind::General, rng());
+        Matrix<T> MA = distributed(A, d);
+        Pivots ipiv(n);
+        ASSERT_EQ(getrf(MA, ipiv), 0);
+        const std::vector<int> p(ipiv.data(), ipiv.data() + n);
+        expect_lapacke_pivots(A, p);
+        EXPECT_LT(factor_residual(permuted(A, p), testing::lu_product(to_array(MA))), 60);
+        for (Op trans : {Op::NoTrans, Op::Trans}) {
+            Matrix<T> MB = distributed(B, d);
+            ASSERT_EQ(getrs(trans, MA, ipiv, MB), 0);
+            EXPECT_LT(solve_residual(Side::Left, trans, A, to_array(MB), T(1), B), 60) << "trans " << char(trans);
+        }
+        Matrix<T> SA = distributed(A, d), SB = distributed(B, d);
+        Pivots spiv(n);
+        ASSERT_EQ(gesv(SA, spiv, SB), 0);
+        EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(SB), T(1), B), 60);
+    };
+    each_grid_and_split(check);
+    const int ranks = Runtime::ranks();
+    for (const Distribution& d : {Distribution::rows(ranks), Distribution::columns(ranks), Distribution::random(ranks, 7)}) {
+        SCOPED_TRACE("1-D and random distributions");
+        check(d);
+    }
 }
 
 TEST(Mpi, GemmTrsmSyrk) {
@@ -286,8 +332,10 @@ TEST(Mpi, InfoFromAnotherProcess) {
             Array<T> lu = G;
             std::vector<lapack_int> ipiv(n);
             ASSERT_EQ(blas::getrf(int(n), int(n), lu.data(), lu.ld(), ipiv.data()), bad + 1);
-            Matrix<T> MG = distributed(G, d);
+            Matrix<T> MG = distributed(G, d), PG = distributed(G, d);
             EXPECT_EQ(getrf_nopiv(MG), bad + 1);
+            Pivots ipiv_g(n);
+            EXPECT_EQ(getrf(PG, ipiv_g), bad + 1);
         }
     test_runtime().set_split("none");
 }
@@ -374,7 +422,7 @@ TEST(Mpi, RefusesWhatDoesNotRunDistributed) {
     if (M.distributed()) {
         EXPECT_THROW(potrs(Uplo::Lower, M, local), grain::invalid_argument);  // mixed
         Pivots ipiv(n);
-        EXPECT_THROW(getrf(M, ipiv), grain::invalid_argument);
+        EXPECT_THROW(getri(M, ipiv), grain::invalid_argument);
     }
     EXPECT_THROW(Matrix<T>(n, n, 32, Distribution::block_cyclic(1, Runtime::ranks() + 1)), grain::invalid_argument);
 }

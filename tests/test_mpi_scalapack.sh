@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# --vendor under mpirun times ScaLAPACK's p?gemm and p?potrf on the run's grid (an error of
+# --vendor under mpirun times ScaLAPACK's p?gemm, p?potrf and p?getrf on the run's grid (an error of
 # ScaLAPACK's, a descriptor it refuses, fails the run): every checked row has a vendor rate.
 # Usage: tests/test_mpi_scalapack.sh MPIRUN path/to/grain_testing
 set -euo pipefail
 mpirun=$1 driver=$2
-for op in gemm potrf; do
+for op in gemm potrf getrf; do
   out=$("$mpirun" -np 2 "$driver" -o $op -n 200,300 -b 64 -p d,z -P 1 -Q 2 --check --vendor)
   echo "$out"
   echo "$out" | awk -F';' '

@@ -62,12 +62,12 @@ void require_disjoint(const char* routine, const Pivots& ipiv, const Matrix<T>& 
 // them waits for the tasks writing them.
 void require_pivots(const char* routine, const Pivots& ipiv, int64_t order);
 
-// LU with partial pivoting searches pivots down a column of tiles, which a distributed
-// matrix spreads over processes: not there yet.
+// getri's column interchanges run along rows of tiles, which a distributed matrix spreads
+// over processes: not there yet.
 template <typename T>
 void require_local(const char* routine, const Matrix<T>& A) {
     require(!A.distributed(), routine, "A", "a distributed matrix",
-            "LU with partial pivoting runs on one process only, for now (getrf_nopiv runs distributed)");
+            "getri runs on one process only, for now (getrf, getrs and gesv run distributed)");
 }
 
 // B's rows are the order of a square A, as a solve needs; B is the output.

@@ -48,6 +48,27 @@ public:
         return place(ld_name, rows, cols, a, ld, scales, true);
     }
 
+    // The pivots' array, checked before run(): on every process, or under a
+    // DistributedLayout on the root only.
+    void require_pivots_array(const int* ipiv, int64_t count) {
+        const bool needed = !layout_ || mpi::rank() == layout_->root();
+        require(!needed || ipiv || count == 0, routine_, "ipiv", "nullptr", "must point to " + text(count) + " integers");
+    }
+    // The pivot indices of a call on every process: `ipiv` itself, or under a
+    // DistributedLayout the root's `ipiv` there (the others may pass null) and a buffer of
+    // the call's elsewhere; `input` (getrs's), the root's indices are copied into it. Inside
+    // run(), after the processes agree.
+    int* pivots(int* ipiv, int64_t count, bool input) {
+        if (!layout_) return ipiv;
+        const bool root = mpi::rank() == layout_->root();
+        if (!root) {
+            pivots_.assign(size_t(count), 0);
+            ipiv = pivots_.data();
+        }
+        if (input) mpi::broadcast(ipiv, sizeof(int) * size_t(count), layout_->root());
+        return ipiv;
+    }
+
     template <typename Call>
     int run(Call call) {
         agreement_.agree();
@@ -83,6 +104,7 @@ private:
     const DistributedLayout* layout_;
     Collective agreement_;  // a process that throws before run() agrees as it unwinds
     std::vector<Array> arrays_;
+    std::vector<int> pivots_;
 };
 
 // The LAPACK-layout solves: n x n A (read only where `a` is const), n x nrhs B, then the

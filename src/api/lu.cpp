@@ -22,15 +22,30 @@ PivotBlocks pivot_blocks(const char* routine, const Matrix<T>& A, const Pivots& 
     return {&storage, &storage.blocks(A.nb())};
 }
 
+// On a distributed A, the blocks owned by the ranks of their steps' diagonal tiles (where
+// the panels run), registered with StarPU-MPI in the call's step, once the ranks agree.
+template <typename T>
+void distribute(const Matrix<T>& A, const PivotBlocks& blocks) {
+    if (!A.distributed()) return;
+    std::vector<int> owners;
+    for (int k = 0; k < int(blocks.blocks->size()); ++k) {
+        const Tile<T> diagonal = tile(A, k, k);
+        owners.push_back(diagonal.grid->owner(diagonal.i, diagonal.j));
+    }
+    blocks.storage->distribute(A.nb(), owners);
+}
+
 template <typename T>
 Plan<T> getrf_plan(Matrix<T>& A, Pivots& ipiv) {
     Plan<T> p("grain::getrf", {&A});
-    require_local(p.routine, A);
     require_runtime(p.routine);
     require_disjoint(p.routine, ipiv, A, "A");
     const PivotBlocks blocks = pivot_blocks(p.routine, A, ipiv, std::min(A.m(), A.n()));
     p.check_nan({{&A, Elements::All, 3}});
-    p.step({&A}, [blocks, &A](const Context& ctx) { algorithms::getrf(ctx, A, blocks); });
+    p.step({&A}, [blocks, &A](const Context& ctx) {
+        distribute(A, blocks);
+        algorithms::getrf(ctx, A, blocks);
+    });
     return p;
 }
 
@@ -39,7 +54,6 @@ template <typename T>
 Plan<T> pivoted_solve_plan(const char* routine, bool factor, Op trans, Matrix<T>& A, const Pivots& ipiv,
                            Matrix<T>& B) {
     Plan<T> p(routine, {&A, &B}, factor ? std::initializer_list<int64_t>{} : std::initializer_list<int64_t>{int64_t(trans)});
-    require_local(routine, A);
     if (!factor) trans = checked<T>(routine, "trans", trans);
     check_solve(routine, A, B);
     // gesv writes the pivots; getrs reads them while it writes B.
@@ -48,8 +62,15 @@ Plan<T> pivoted_solve_plan(const char* routine, bool factor, Op trans, Matrix<T>
     const PivotBlocks blocks = pivot_blocks(routine, A, ipiv, A.n());
     if (!factor) p.check_pivots(ipiv, A.n());
     p.check_nan({{&A, Elements::All, factor ? 3 : 4}, {&B, Elements::All, factor ? 6 : 7}});
-    if (factor) p.step({&A}, [blocks, &A](const Context& ctx) { algorithms::getrf(ctx, A, blocks); });
-    p.step({&B}, [=, &A, &B](const Context& ctx) { algorithms::getrs(ctx, trans, A, blocks, B); });
+    if (factor)
+        p.step({&A}, [blocks, &A](const Context& ctx) {
+            distribute(A, blocks);
+            algorithms::getrf(ctx, A, blocks);
+        });
+    p.step({&B}, [=, &A, &B](const Context& ctx) {
+        distribute(A, blocks);
+        algorithms::getrs(ctx, trans, A, blocks, B);
+    });
     return p;
 }
 
@@ -123,8 +144,9 @@ GRAIN_TILED_FORMS(gesv_nopiv, (Matrix<T>& A, Matrix<T>& B), (A, B))
 template <typename T>
 int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
     detail::LayoutCall<T> call("grain::getrf", Workload::PivotedLu);
+    call.require_pivots_array(ipiv, std::min(m, n));
     return detail::layout_factor(call, m, n, a, lda, [&](Matrix<T>& A) {
-        Pivots p(std::min(m, n), ipiv);
+        Pivots p(std::min(m, n), call.pivots(ipiv, std::min(m, n), false));
         return getrf(A, p);
     });
 }
@@ -133,9 +155,10 @@ template <typename T>
 int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
     detail::LayoutCall<T> call("grain::getrs", Workload::PivotedLu);
     trans = detail::checked<T>(call.routine(), "trans", trans);
+    call.require_pivots_array(ipiv, n);
     return detail::layout_solve(call, n, nrhs, a, lda, b, ldb, [&](const Matrix<T>& A, Matrix<T>& B) {
         // Only read: the Pivots object writes nothing unless a factorization runs on it.
-        const Pivots p(n, const_cast<int*>(ipiv));
+        const Pivots p(n, call.pivots(const_cast<int*>(ipiv), n, true));
         return getrs(trans, A, p, B);
     });
 }
@@ -143,8 +166,9 @@ int getrs(Op trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int*
 template <typename T>
 int gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, T* b, int64_t ldb) {
     detail::LayoutCall<T> call("grain::gesv", Workload::PivotedLu);
+    call.require_pivots_array(ipiv, n);
     return detail::layout_solve(call, n, nrhs, a, lda, b, ldb, [&](Matrix<T>& A, Matrix<T>& B) {
-        Pivots p(n, ipiv);
+        Pivots p(n, call.pivots(ipiv, n, false));
         return gesv(A, p, B);
     });
 }

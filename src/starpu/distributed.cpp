@@ -75,9 +75,10 @@ void initialise_mpi() {
     if (grain_comm == MPI_COMM_NULL) MPI_Comm_dup(MPI_COMM_WORLD, &grain_comm);
 }
 
-std::vector<starpu_data_descr> descriptions(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n) {
+std::vector<starpu_data_descr> descriptions(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n,
+                                            const starpu_data_access_mode* modes) {
     std::vector<starpu_data_descr> d(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) d[size_t(i)] = {handles[i], STARPU_CODELET_GET_MODE(codelet, i)};
+    for (int i = 0; i < n; ++i) d[size_t(i)] = {handles[i], modes ? modes[i] : STARPU_CODELET_GET_MODE(codelet, i)};
     return d;
 }
 
@@ -124,14 +125,16 @@ void register_tile(starpu_data_handle_t handle, int64_t tag, int owner) {
     if (running) starpu_mpi_data_register(handle, tag, owner);
 }
 
-starpu_task* build(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor) {
-    std::vector<starpu_data_descr> d = descriptions(codelet, handles, n);
+starpu_task* build(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor,
+                   const starpu_data_access_mode* modes) {
+    std::vector<starpu_data_descr> d = descriptions(codelet, handles, n, modes);
     return starpu_mpi_task_build(MPI_COMM_WORLD, codelet, STARPU_EXECUTE_ON_NODE, executor, STARPU_DATA_MODE_ARRAY,
                                  d.data(), n, 0);
 }
 
-void after_submit(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor) {
-    std::vector<starpu_data_descr> d = descriptions(codelet, handles, n);
+void after_submit(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor,
+                  const starpu_data_access_mode* modes) {
+    std::vector<starpu_data_descr> d = descriptions(codelet, handles, n, modes);
     const int ret = starpu_mpi_task_post_build(MPI_COMM_WORLD, codelet, STARPU_EXECUTE_ON_NODE, executor,
                                                STARPU_DATA_MODE_ARRAY, d.data(), n, 0);
     if (ret != 0) throw runtime_error("grain: starpu_mpi_task_post_build failed");
@@ -196,6 +199,11 @@ void receive(void* data, size_t bytes, int source) {
                  MPI_STATUS_IGNORE);
 }
 
+void broadcast(void* data, size_t bytes, int root) {
+    for (size_t done = 0; done < bytes; done += piece)
+        MPI_Bcast(static_cast<char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, root, grain_comm);
+}
+
 #else  // one node: nothing is distributed
 
 bool built() { return false; }
@@ -206,8 +214,10 @@ int start(starpu_conf& conf, bool) { return starpu_init(&conf); }
 }
 void stop() { starpu_shutdown(); }
 void register_tile(starpu_data_handle_t, int64_t, int) {}
-starpu_task* build(starpu_codelet*, const starpu_data_handle_t*, int, int) { return nullptr; }
-void after_submit(starpu_codelet*, const starpu_data_handle_t*, int, int) {}
+starpu_task* build(starpu_codelet*, const starpu_data_handle_t*, int, int, const starpu_data_access_mode*) {
+    return nullptr;
+}
+void after_submit(starpu_codelet*, const starpu_data_handle_t*, int, int, const starpu_data_access_mode*) {}
 void flush_received() {}
 int64_t reduce_info(int64_t info) { return info; }
 int64_t min_over_ranks(int64_t value) { return value; }
@@ -218,6 +228,7 @@ bool agree(bool ok, uint64_t, bool& same) {
 void bring_everywhere(starpu_data_handle_t) {}
 void send(const void*, size_t, int) {}
 void receive(void*, size_t, int) {}
+void broadcast(void*, size_t, int) {}
 
 #endif
 

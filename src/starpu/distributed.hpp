@@ -34,14 +34,16 @@ int64_t new_tags(int64_t count);
 // Registers a tile handle with StarPU-MPI: its tag and owner.
 void register_tile(starpu_data_handle_t handle, int64_t tag, int owner);
 
-// Owner computes, around a task of `codelet` on `handles` (their modes are the
-// codelet's) that rank `executor` runs: build() posts the transfers of the inputs the
+// Owner computes, around a task of `codelet` on `handles` (their modes are `modes`, or
+// the codelet's where null) that rank `executor` runs: build() posts the transfers of the inputs the
 // executor lacks (sends on their owners, receives on the executor, through StarPU-MPI's
 // cache) and returns the task on the executor (to be submitted, or destroyed when it is
 // split into a local sub-DAG), nullptr elsewhere; after_submit() then clears the caches
 // of the tile written, on every rank.
-starpu_task* build(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor);
-void after_submit(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor);
+starpu_task* build(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor,
+                   const starpu_data_access_mode* modes = nullptr);
+void after_submit(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor,
+                  const starpu_data_access_mode* modes = nullptr);
 
 // Collectives over every rank (on grain's own communicator, so they never meet
 // StarPU-MPI's messages). Each rank must call them at the same point of its calls.
@@ -63,6 +65,8 @@ bool agree(bool ok, uint64_t fingerprint, bool& same);
 // scattered from or gathered to one rank); messages between two ranks keep their order.
 void send(const void* data, size_t bytes, int destination);
 void receive(void* data, size_t bytes, int source);
+// The root's bytes to every rank (a collective).
+void broadcast(void* data, size_t bytes, int root);
 // Brings the tile to every rank's main memory (a collective over its registration).
 void bring_everywhere(starpu_data_handle_t handle);
 

@@ -151,4 +151,40 @@ void submit_gather(starpu_data_handle_t tile) {
     if (ret != 0) throw runtime_error("grain: starpu_task_submit failed (" + std::string(std::strerror(-ret)) + ")");
 }
 
+namespace {
+
+void copy_out(void* buffers[], void* to) {
+    std::memcpy(to, reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(buffers[0])),
+                size_t(STARPU_VECTOR_GET_NX(buffers[0])) * STARPU_VECTOR_GET_ELEMSIZE(buffers[0]));
+}
+
+void copied_out(void* request) { static_cast<RequestState*>(request)->task_finished(); }
+
+}  // namespace
+
+void submit_copy_out(starpu_data_handle_t block, void* to, RequestState* request) {
+    static starpu_codelet copy = [] {
+        starpu_codelet cl{};
+        cl.cpu_funcs[0] = copy_out;
+        cl.nbuffers = 1;
+        cl.modes[0] = STARPU_R;
+        cl.name = "grain_copy_out";
+        return cl;
+    }();
+    starpu_task* task = starpu_task_create();
+    task->cl = &copy;
+    task->handles[0] = block;
+    task->cl_arg = to;
+    task->callback_func = copied_out;
+    task->callback_arg = request;
+    request->task_submitted();
+    const int ret = starpu_task_submit(task);
+    if (ret != 0) {
+        request->task_finished();
+        task->destroy = 0;
+        starpu_task_destroy(task);
+        throw runtime_error("grain: starpu_task_submit failed (" + std::string(std::strerror(-ret)) + ")");
+    }
+}
+
 }  // namespace grain::detail

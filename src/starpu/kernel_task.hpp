@@ -20,5 +20,8 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
 // for it, as for any task on the whole tile, so the tasks submitted after it that write
 // its sub-tiles partition it anew.
 void submit_gather(starpu_data_handle_t tile);
+// Submits a task that copies vector `block` (read) into `to`, on the request's count: a
+// distributed factorization's pivots delivered where the block has no home.
+void submit_copy_out(starpu_data_handle_t block, void* to, RequestState* request);
 
 }  // namespace grain::detail

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "distributed.hpp"
 #include "grain/errors.hpp"
 
 namespace grain {
@@ -52,27 +53,46 @@ PivotStorage::~PivotStorage() {
 }
 
 const int* PivotStorage::data() {
-    // Reading a block in main memory fetches it there, gathering its sub-blocks.
-    for (starpu_data_handle_t h : blocks_) {
-        starpu_data_acquire(h, STARPU_R);
-        starpu_data_release(h);
-    }
+    // Reading a block in main memory fetches it there, gathering its sub-blocks. Another
+    // rank's block has no home here: a factorization delivered its indices (the caller
+    // waited for it).
+    for (size_t b = 0; b < blocks_.size(); ++b)
+        if (home_here(b)) {
+            starpu_data_acquire(blocks_[b], STARPU_R);
+            starpu_data_release(blocks_[b]);
+        }
     return data_;
 }
 
 const std::vector<starpu_data_handle_t>& PivotStorage::blocks(int nb) {
-    if (nb == nb_ && !blocks_.empty()) return blocks_;
+    if (nb == nb_ && !blocks_.empty() && owners_.empty()) return blocks_;
+    return register_blocks(nb, {});
+}
+
+const std::vector<starpu_data_handle_t>& PivotStorage::distribute(int nb, const std::vector<int>& owners) {
+    if (nb == nb_ && !blocks_.empty() && owners == owners_ && rank_ == mpi::rank()) return blocks_;
+    return register_blocks(nb, owners);
+}
+
+const std::vector<starpu_data_handle_t>& PivotStorage::register_blocks(int nb, const std::vector<int>& owners) {
     release();
     if (!enlisted_) {
         enlist_handle_owner(this);
         enlisted_ = true;
     }
     nb_ = nb;
-    for (int64_t first = 0; first < count_; first += nb) {
+    owners_ = owners;
+    rank_ = mpi::rank();
+    const int64_t first_tag = owners.empty() ? 0 : mpi::new_tags(int64_t(owners.size()));
+    for (int64_t first = 0, b = 0; first < count_; first += nb, ++b) {
         starpu_data_handle_t h = nullptr;
         const int64_t n = std::min<int64_t>(nb, count_ - first);
-        starpu_vector_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(data_ + first), uint32_t(n),
-                                    sizeof(int));
+        if (home_here(size_t(b)))
+            starpu_vector_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(data_ + first), uint32_t(n),
+                                        sizeof(int));
+        else
+            starpu_vector_data_register(&h, -1, 0, uint32_t(n), sizeof(int));
+        if (!owners.empty()) mpi::register_tile(h, first_tag + b, owners[size_t(b)]);
         blocks_.push_back(h);
     }
     return blocks_;
@@ -121,6 +141,7 @@ void PivotStorage::release() {
     panel_split_.clear();
     for (starpu_data_handle_t h : blocks_) starpu_data_unregister(h);
     blocks_.clear();
+    owners_.clear();
     nb_ = 0;
 }
 

@@ -30,6 +30,17 @@ public:
     // The handles of the blocks of nb indices (the last may be shorter); another nb than
     // the last call's unregisters the old blocks first, which waits for their tasks.
     const std::vector<starpu_data_handle_t>& blocks(int nb);
+    // The same blocks for a distributed call, block b owned by rank owners[b] (the rank of
+    // its panel): registered with StarPU-MPI, at home in the indices on their owner and
+    // nowhere on the others, which receive them where a task needs them (and every block
+    // at the end of a factorization, into their indices: mpi_pivots_everywhere). Kept while
+    // nb and the owners stay; made anew otherwise, with new tags (every rank at the same
+    // point of a call, after its agreement).
+    const std::vector<starpu_data_handle_t>& distribute(int nb, const std::vector<int>& owners);
+    // Whether block b's home is here (false: another rank owns it in a distributed call).
+    bool home_here(size_t b) const { return owners_.empty() || owners_[b] == rank_; }
+    // Where block b's indices are.
+    int* block_data(size_t b) { return data_ + int64_t(b) * nb_; }
     // The sub-blocks of child_nb indices of `block` (one of the blocks, or a sub-block):
     // a split panel's steps write them. Planned on first use (single submitting thread).
     const std::vector<starpu_data_handle_t>& sub_blocks(starpu_data_handle_t block, int child_nb);
@@ -47,6 +58,7 @@ public:
     }
 
 private:
+    const std::vector<starpu_data_handle_t>& register_blocks(int nb, const std::vector<int>& owners);
     void release();
     int64_t count_;
     std::vector<int> owned_;
@@ -62,6 +74,8 @@ private:
     };
     std::deque<Plan> plans_;  // a deque: the blocks handed out stay where they are
     std::unordered_map<starpu_data_handle_t, int> panel_split_;
+    std::vector<int> owners_;  // per block, in a distributed call; empty otherwise
+    int rank_ = 0;             // this process's, when owners_ were set
     bool enlisted_ = false;
 };
 

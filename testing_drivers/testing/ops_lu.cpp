@@ -6,6 +6,7 @@
 
 #include "src/base/kernel_table.hpp"
 #include "testing_drivers/testing/run_common.hpp"
+#include "testing_drivers/testing/scalapack.hpp"
 
 namespace grain::testing::driver {
 
@@ -73,7 +74,9 @@ Result run_lu_pivoting(const Run& r) {
     });
     const BlasThreads blas_threads(r.threads);
     const bool gpu_baseline = step == Step::Factor && r.gpu_vendor();  // cuSOLVER's, else LAPACKE's
-    if (r.options.vendor && !gpu_baseline) {  // threaded LAPACKE
+    if (r.options.scalapack && step == Step::Factor) {
+        res.vendor_time = scalapack::getrf(*r.grid, c.scales.front(), f.A);
+    } else if (r.options.vendor && !gpu_baseline) {  // threaded LAPACKE
         Array<T> vA = f.A, vB = f.B;
         std::vector<lapack_int> vp(size_t(mn) + 1);
         if (step == Step::Solve) blas::getrf(int(m), int(c.n), vA.data(), vA.ld(), vp.data());

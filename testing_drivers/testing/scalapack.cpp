@@ -26,6 +26,8 @@ void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* 
                   const int* jb, const int* descb, const T* beta, T* c, const int* ic, const int* jc,         \
                   const int* descc);                                                                          \
     void p##potrf_(const char* uplo, const int* n, T* a, const int* ia, const int* ja, const int* desca,      \
+                   int* info);                                                                                \
+    void p##getrf_(const int* m, const int* n, T* a, const int* ia, const int* ja, const int* desca, int* ipiv, \
                    int* info);
 GRAIN_SCALAPACK_DECLARE(float, ps)
 GRAIN_SCALAPACK_DECLARE(double, pd)
@@ -48,6 +50,10 @@ namespace {
     }                                                                                                         \
     void ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja, const int* da, int* info) { \
         p##potrf_(uplo, n, a, ia, ja, da, info);                                                              \
+    }                                                                                                         \
+    void pgetrf(const int* m, const int* n, T* a, const int* ia, const int* ja, const int* da, int* ipiv,    \
+                int* info) {                                                                                  \
+        p##getrf_(m, n, a, ia, ja, da, ipiv, info);                                                           \
     }
 GRAIN_SCALAPACK_OVERLOADS(float, ps)
 GRAIN_SCALAPACK_OVERLOADS(double, pd)
@@ -139,6 +145,19 @@ double potrf(const Distribution& d, int nb, Uplo uplo, const Array<T>& A) {
     return seconds;
 }
 
+template <typename T>
+double getrf(const Distribution& d, int nb, const Array<T>& A) {
+    const Grid& g = grid_of(d);
+    Local<T> a(g, nb, A);
+    const int m = int(A.m), n = int(A.n), one = 1, zero = 0;
+    // The pivots of this process's block rows, and one block more (p?getrf's LOCr(m) + nb).
+    std::vector<int> ipiv(size_t(numroc_(&m, &nb, &g.row, &zero, &g.rows) + nb));
+    int info = 0;
+    const double seconds = between_barriers([&] { pgetrf(&m, &n, a.a.data(), &one, &one, a.desc, ipiv.data(), &info); });
+    require_zero("p?getrf", info);
+    return seconds;
+}
+
 #else
 
 bool available() { return false; }
@@ -151,12 +170,17 @@ template <typename T>
 double potrf(const Distribution&, int, Uplo, const Array<T>&) {
     return std::numeric_limits<double>::quiet_NaN();
 }
+template <typename T>
+double getrf(const Distribution&, int, const Array<T>&) {
+    return std::numeric_limits<double>::quiet_NaN();
+}
 
 #endif
 
 #define GRAIN_INSTANTIATE(T)                                                                                    \
     template double gemm<T>(const Distribution&, int, T, const Array<T>&, const Array<T>&, T, const Array<T>&); \
-    template double potrf<T>(const Distribution&, int, Uplo, const Array<T>&);
+    template double potrf<T>(const Distribution&, int, Uplo, const Array<T>&);                              \
+    template double getrf<T>(const Distribution&, int, const Array<T>&);
 GRAIN_INSTANTIATE(float)
 GRAIN_INSTANTIATE(double)
 GRAIN_INSTANTIATE(std::complex<float>)
