@@ -31,14 +31,12 @@ public:
     void trmm(Side s, Uplo u, Op t, Diag d, int m, int n, T alpha, const T* a, int lda, T* b, int ldb) {
         blas::trmm(s, u, t, d, m, n, alpha, a, lda, b, ldb);
     }
-    void copy(int m, int n, const T* a, int lda, T* b, int ldb) { add(m, n, T(0), a, lda, b, ldb, true); }
-    void add(int m, int n, T alpha, const T* a, int lda, T* b, int ldb, bool assign = false) {
+    void copy(int m, int n, const T* a, int lda, T* b, int ldb) {
+        for (int j = 0; j < n; ++j) std::copy_n(a + int64_t(j) * lda, m, b + int64_t(j) * ldb);
+    }
+    void add(int m, int n, T alpha, const T* a, int lda, T* b, int ldb) {
         for (int j = 0; j < n; ++j)
-            for (int i = 0; i < m; ++i) {
-                T& y = b[i + int64_t(j) * ldb];
-                const T x = a[i + int64_t(j) * lda];
-                y = assign ? x : y + alpha * x;
-            }
+            for (int i = 0; i < m; ++i) b[i + int64_t(j) * ldb] += alpha * a[i + int64_t(j) * lda];
     }
     T* scratch(size_t count) {
         blocks_.emplace_back(std::max<size_t>(count, 1));
