@@ -4,18 +4,22 @@
 # (for tests of the patches with real data on a second memory node: pocl's CPU device),
 # after the project's patches in scripts/starpu-patches/. Installs into a cache outside the clone,
 # keyed by version + patches + configure options, so a second run is instant.
-# Usage: scripts/build-starpu.sh --cuda | --simgrid | --opencl [--prefix DIR] [--jobs N]
+# The CUDA build has StarPU-MPI (Open MPI): a node's GPUs under mpirun. The SimGrid-MPI
+# build simulates several nodes (SMPI): StarPU's manual asks for a static library then, and
+# programs compiled with smpicxx and run by its starpu_smpirun.
+# Usage: scripts/build-starpu.sh --cuda | --simgrid | --simgrid-mpi | --opencl [--prefix DIR] [--jobs N]
 # Prints the install prefix on its last line (use it as GRAIN_STARPU_PREFIX or in
 # PKG_CONFIG_PATH=PREFIX/lib/pkgconfig).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=1.3.10
 variant="" prefix="" jobs=$(nproc)
-usage() { echo "usage: $0 --cuda | --simgrid | --opencl [--prefix DIR] [--jobs N]" >&2; exit 2; }
+usage() { echo "usage: $0 --cuda | --simgrid | --simgrid-mpi | --opencl [--prefix DIR] [--jobs N]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --cuda) variant=cuda ;;
     --simgrid) variant=simgrid ;;
+    --simgrid-mpi) variant=simgrid-mpi ;;
     --opencl) variant=opencl ;;
     --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift ;;
     --jobs) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
@@ -29,15 +33,16 @@ cuda_home=${CUDA_HOME:-/usr/local/cuda}
 options=(--enable-maxcpus=256 --disable-static --disable-build-doc --disable-build-examples
          --disable-build-tests --disable-fortran --disable-socl --disable-mpi
          --disable-starpufft --disable-openmp)
+# 8 simulated GPUs (sim/'s largest machines): StarPU 1.3 holds 4 CUDA devices by default.
+simgrid=(--disable-opencl --enable-simgrid --disable-cuda --enable-maxcudadev=8)
+# configure takes an option's last value: the variants turn MPI and static linking back on.
 case $variant in
   cuda)
     [ -x "$cuda_home/bin/nvcc" ] || { echo "build-starpu.sh: no CUDA toolkit at $cuda_home (set CUDA_HOME)" >&2; exit 1; }
-    options+=(--disable-opencl --enable-cuda --with-cuda-dir="$cuda_home") ;;
-  simgrid)
-    # 8 simulated GPUs (sim/'s largest machines): StarPU 1.3 holds 4 CUDA devices by default.
-    options+=(--disable-opencl --enable-simgrid --disable-cuda --enable-maxcudadev=8) ;;
-  opencl)
-    options+=(--enable-opencl --disable-cuda) ;;
+    options+=(--disable-opencl --enable-cuda --with-cuda-dir="$cuda_home" --enable-mpi) ;;
+  simgrid) options+=("${simgrid[@]}") ;;
+  simgrid-mpi) options+=("${simgrid[@]}" --enable-mpi --enable-static --disable-shared) ;;
+  opencl) options+=(--enable-opencl --disable-cuda) ;;
 esac
 
 # The cache key: anything that changes the installed library changes the folder.
@@ -62,8 +67,13 @@ if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sour
   $sudo apt-get update -qq
 fi
 packages=(dpkg-dev build-essential pkg-config libhwloc-dev libltdl-dev)
-[ "$variant" = simgrid ] && packages+=(libsimgrid-dev libboost-dev)
-[ "$variant" = opencl ] && packages+=(ocl-icd-opencl-dev opencl-headers)
+case $variant in
+  cuda) packages+=(libopenmpi-dev openmpi-bin) ;;
+  simgrid) packages+=(libsimgrid-dev libboost-dev) ;;
+  # starpu_smpirun builds the nodes' platform with xsltproc.
+  simgrid-mpi) packages+=(libsimgrid-dev libboost-dev xsltproc) ;;
+  opencl) packages+=(ocl-icd-opencl-dev opencl-headers) ;;
+esac
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -86,16 +96,17 @@ mkdir build && cd build
 echo "configuring StarPU $version ($variant): ${options[*]}" >&2
 ../configure --prefix="$prefix" "${options[@]}" > configure.log 2>&1 ||
   { tail -30 configure.log >&2; echo "build-starpu.sh: configure failed (log above)" >&2; exit 1; }
-if [ "$variant" = cuda ]; then
-  grep -q '^#define STARPU_USE_CUDA 1' include/starpu_config.h ||
-    { grep -i cuda configure.log | tail -20 >&2; echo "build-starpu.sh: configure did not enable CUDA" >&2; exit 1; }
-elif [ "$variant" = opencl ]; then
-  grep -q '^#define STARPU_USE_OPENCL 1' include/starpu_config.h ||
-    { grep -i opencl configure.log | tail -20 >&2; echo "build-starpu.sh: configure did not enable OpenCL" >&2; exit 1; }
-else
-  grep -q "^#define STARPU_SIMGRID 1" include/starpu_config.h ||
-    { grep -i simgrid configure.log | tail -20 >&2; echo "build-starpu.sh: configure did not enable SimGrid" >&2; exit 1; }
-fi
+# What each variant is for must be in the configured StarPU, not only asked for.
+require() {
+  grep -q "^#define $1 1" include/starpu_config.h ||
+    { grep -i "$2" configure.log | tail -20 >&2; echo "build-starpu.sh: configure did not enable $2" >&2; exit 1; }
+}
+case $variant in
+  cuda) require STARPU_USE_CUDA cuda; require STARPU_USE_MPI_MPI mpi ;;
+  opencl) require STARPU_USE_OPENCL opencl ;;
+  simgrid) require STARPU_SIMGRID simgrid ;;
+  simgrid-mpi) require STARPU_SIMGRID simgrid; require STARPU_USE_MPI mpi ;;
+esac
 echo "building with $jobs jobs" >&2
 make -j"$jobs" > make.log 2>&1 || { tail -40 make.log >&2; echo "build-starpu.sh: make failed" >&2; exit 1; }
 rm -rf "$prefix"
