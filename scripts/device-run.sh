@@ -6,7 +6,8 @@
 #   1. machine: nvidia-smi, lscpu, OpenBLAS's core choice and one core's dgemm rate with
 #      it and with OPENBLAS_CORETYPE=SkylakeX, a first run, the huge-page setting and
 #      grain_pin_bench (pinning and copy rates): machine.txt; the CUDA tests
-#      (grain_tests --gtest_filter=Cuda*): cuda-tests.txt;
+#      (grain_tests --gtest_filter=Cuda*) and, in an MPI build, 2 processes sharing the
+#      GPU (grain_mpi_tests --gtest_filter=MpiGpu.*, the archive's mpirun): cuda-tests.txt;
 #   2. calibrate: installs sim/models/$MODEL_HOST.tar.gz (the models kept from earlier
 #      loans) where it exists, then tops up grain's codelets on this GPU and its cores for
 #      every tile size from 4096 down to 256 (random splits on that ladder reach every
@@ -165,7 +166,15 @@ for phase in $phases; do
         0) say "machine: the CUDA tests passed" ;;
         77) say "machine: CUDA tests skipped (see cuda-tests.txt)" ;;
         *) say "machine: the CUDA tests failed, rc $rc (see cuda-tests.txt)" ;;
-      esac ;;
+      esac
+      # Two processes sharing the GPU, under the archive's mpirun (ctest MpiGpu2's setting).
+      if [ -x "$build/tests/grain_mpi_tests" ] && command -v mpirun >/dev/null; then
+        rc=0
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+          OMPI_MCA_btl_vader_single_copy_mechanism=none STARPU_LIMIT_CUDA_MEM=8192 GRAIN_TEST_RANKS=2 \
+          timeout 120 mpirun -np 2 "$build/tests/grain_mpi_tests" --gtest_filter='MpiGpu.*' >> "$out/cuda-tests.txt" 2>&1 || rc=$?
+        say "machine: 2 processes on the GPU under mpirun: rc $rc (0 passed, 77 skipped; cuda-tests.txt)"
+      fi ;;
     calibrate)
       # Each operation calibrates the kernels it uses (potrf: potrf, trsm, syrk, gemm;
       # getrf_nopiv: getrf, trsm, gemm); the phase's limit covers the three together. One

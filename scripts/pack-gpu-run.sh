@@ -3,7 +3,8 @@
 # libraries but none of grain's other dependencies (StarPU, OpenBLAS, LAPACKE, GLPK, hwloc,
 # ...): the build's libraries, drivers and test programs, the shared libraries they load
 # except glibc's and CUDA's, and env.sh, which points the loader at them; all in one
-# archive, OUT_DIR/grain-gpu.tar.xz (about 12 MB; 65 MB unpacked, mostly OpenBLAS).
+# archive, OUT_DIR/grain-gpu.tar.xz (about 12 MB; 65 MB unpacked, mostly OpenBLAS). A build
+# with StarPU-MPI also carries Open MPI: mpirun from env.sh's PATH.
 # Usage: scripts/pack-gpu-run.sh [BUILD_DIR] [OUT_DIR]
 #   BUILD_DIR: a build against the --cuda StarPU (default build-cuda; e.g.
 #     scripts/build.sh build-cuda -DCMAKE_PREFIX_PATH=<scripts/build-starpu.sh --cuda prefix>)
@@ -37,9 +38,34 @@ for f in "$build"/testing_drivers/grain_* "$build"/tests/grain_*; do
   binaries+=("$dest")
 done
 
+# An MPI build carries Open MPI (the lent machines have none): mpirun, Open MPI's plugins,
+# help texts and settings, and PMIx's, which env.sh relocates through the OPAL_* and PMIX_*
+# variables that both read in place of their configured folders.
+plugins=()
+if [ -x "$build/tests/grain_mpi_tests" ]; then
+  command -v ompi_info >/dev/null || { echo "$0: an MPI build, but no Open MPI (ompi_info) to pack" >&2; exit 1; }
+  ompi_path() { ompi_info --parsable --path "$1" | cut -d: -f3; }
+  mpi=$stage/openmpi
+  mkdir -p "$mpi/bin" "$mpi/lib" "$mpi/share" "$stage/pmix/lib" "$stage/pmix/share"
+  cp -L "$(ompi_path bindir)/orterun" "$(ompi_path bindir)/orted" "$mpi/bin/"
+  ln -s orterun "$mpi/bin/mpirun"
+  cp -r "$(ompi_path pkglibdir)" "$mpi/lib/openmpi"
+  cp -r "$(ompi_path pkgdatadir)" "$mpi/share/openmpi"
+  cp -r "$(ompi_path sysconfdir)" "$mpi/etc"
+  pmix=$(ldd "$mpi/lib/openmpi/mca_pmix_ext3x.so" | awk '$1 ~ /^libpmix/ { print $3 }')
+  pmix=$(dirname "$(dirname "$(readlink -f "$pmix")")")
+  cp -r "$pmix/lib/pmix" "$stage/pmix/lib/"
+  cp -r "$pmix/share/pmix" "$stage/pmix/share/"
+  # A plugin whose libraries this machine lacks cannot load there either.
+  for f in "$mpi"/lib/openmpi/*.so "$stage"/pmix/lib/pmix/*.so; do
+    if grep -q 'not found' <<<"$(ldd "$f")"; then rm "$f"; else plugins+=("$f"); fi
+  done
+  plugins+=("$mpi/bin/orterun" "$mpi/bin/orted")
+fi
+
 # Every library the loader resolves for them, but the C library's own and CUDA's (the
 # other machine's driver needs its own CUDA libraries).
-ldd "$lib" "${binaries[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u | while read -r path; do
+ldd "$lib" "${binaries[@]}" "${plugins[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u | while read -r path; do
   case $path in /usr/local/cuda* | "$build"/*) continue ;; esac
   case $(basename "$path") in
     libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | ld-linux* | \
@@ -56,6 +82,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export LD_LIBRARY_PATH=$here/build:$here/lib:${GRAIN_CUDA_LIBS:-/usr/local/cuda/lib64}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 if [ -z "${STARPU_HOME:-}" ]; then
   export STARPU_HOME=$(mktemp -d)
+fi
+if [ -d "$here/openmpi" ]; then
+  export PATH=$here/openmpi/bin:$PATH
+  export OPAL_PREFIX=$here/openmpi OPAL_EXEC_PREFIX=$here/openmpi OPAL_BINDIR=$here/openmpi/bin \
+    OPAL_LIBDIR=$here/lib OPAL_PKGLIBDIR=$here/openmpi/lib/openmpi OPAL_DATAROOTDIR=$here/openmpi/share \
+    OPAL_DATADIR=$here/openmpi/share OPAL_PKGDATADIR=$here/openmpi/share/openmpi OPAL_SYSCONFDIR=$here/openmpi/etc
+  export PMIX_PREFIX=$here/pmix PMIX_EXEC_PREFIX=$here/pmix PMIX_LIBDIR=$here/pmix/lib \
+    PMIX_PKGLIBDIR=$here/pmix/lib/pmix PMIX_DATADIR=$here/pmix/share PMIX_PKGDATADIR=$here/pmix/share/pmix
 fi
 EOF
 tar cJf "$out/grain-gpu.tar.xz" -C "$out" grain-gpu

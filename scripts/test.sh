@@ -57,7 +57,8 @@ bash "$root/scripts/build.sh" "$root/build-cuda" -DGRAIN_USE_CUDA=ON -DCMAKE_PRE
 # LAPACK's own tests and the placements on cores, run there already, are left out (they
 # run where a GPU is visible).
 cuda_skip='^$'
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || cuda_skip='^(Recursive_.*|LapackApi|Placements)$'
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
+  cuda_skip='^(Recursive_.*|LapackApi|Placements|Mpi[0-9]+|MpiDriver|MpiScalapack)$'
 (cd "$root/build-cuda" && { ctest -R '^Info$' >/dev/null || true; } &&
   GRAIN_ENV_FUZZ_SECONDS=$variant_fuzz_seconds ctest --output-on-failure -j "$(nproc)" -E "$cuda_skip")
 
@@ -73,6 +74,19 @@ tar xJf "$pack/out/grain-gpu.tar.xz" -C "$pack"
     grep -v -e "^$pack/grain-gpu/" -e "^$cuda_home" -e '/lib\(c\|m\|dl\|pthread\|rt\)\.so\.' || true)
   [ -z "$outside" ] || { echo "libraries from outside the archive: $outside" >&2; exit 1; }
   STARPU_SILENT=1 "$pack/grain-gpu/build/testing_drivers/grain_testing" -o potrf -n 1500 -b 512 --check
+  # The archive's Open MPI, with this machine's hidden where a mount namespace is allowed:
+  # mpirun, its plugins and PMIx's all from the archive (the GPU test skips here).
+  hide=(env)
+  if unshare -m true 2>/dev/null; then
+    hide=(unshare -m sh -c 'while [ "$1" != -- ]; do mount -t tmpfs none "$1"; shift; done; shift; exec env "$@"' sh
+          /usr/lib/x86_64-linux-gnu/openmpi /usr/lib/x86_64-linux-gnu/pmix2 /usr/share/openmpi /etc/openmpi --)
+  fi
+  rc=0
+  "${hide[@]}" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+    OMPI_MCA_btl_vader_single_copy_mechanism=none STARPU_SILENT=1 GRAIN_TEST_RANKS=2 \
+    "$pack/grain-gpu/openmpi/bin/mpirun" -np 2 "$pack/grain-gpu/build/tests/grain_mpi_tests" \
+    --gtest_filter='Mpi.RunsUnderMpirun:MpiGpu.*' || rc=$?
+  [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || { echo "the archive's mpirun failed (rc $rc)" >&2; exit 1; }
 )
 rm -rf "$pack"
 

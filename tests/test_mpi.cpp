@@ -427,5 +427,41 @@ TEST(Mpi, RefusesWhatDoesNotRunDistributed) {
     EXPECT_THROW(Matrix<T>(n, n, 32, Distribution::block_cyclic(1, Runtime::ranks() + 1)), grain::invalid_argument);
 }
 
+#ifdef GRAIN_USE_CUDA
+// Processes with GPUs (several may share one): each runs kernels on its own GPU and its
+// core, StarPU-MPI sends tiles that may be valid only in GPU memory, and the factors and
+// solutions are the one-process ones. Run alone by ctest (MpiGpu2), skipped without a GPU.
+TEST(MpiGpu, EachProcessRunsKernelsOnItsGpu) {
+    if (visible_gpus() == 0) GTEST_SKIP() << "no CUDA device visible: the GPU+MPI test skipped";
+    // Tiles large enough for the GPU to take most of them from the single core.
+    const int64_t size = 1500, nb = 256;
+    const Distribution d = grids().back();
+    Runtime& runtime = test_runtime();
+    runtime.reset_statistics();
+    runtime.set_trace(true);
+    const Array<T> A = random_array<T>(size, size, Kind::Spd, rng());
+    const Array<T> B = random_array<T>(size, 20, Kind::General, rng());
+    const auto tiled = [&](const Array<T>& x) {
+        Matrix<T> M(x.m, x.n, nb, d);
+        M.from_lapack(x.data(), x.ld());
+        return M;
+    };
+    Matrix<T> MA = tiled(A), MB = tiled(B);
+    ASSERT_EQ(posv(Uplo::Lower, MA, MB), 0);
+    EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(MB), T(1), B), 60);
+    Matrix<T> LA = tiled(A), LB = tiled(B);
+    Pivots ipiv(size);
+    ASSERT_EQ(gesv(LA, ipiv, LB), 0);
+    EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, to_array(LB), T(1), B), 60);
+    const std::vector<int> p(ipiv.data(), ipiv.data() + size);
+    expect_lapacke_pivots(A, p);
+
+    int64_t on_gpu = 0;
+    for (const TaskRecord& r : runtime.trace()) on_gpu += r.gpu;
+    runtime.set_trace(false);
+    EXPECT_GT(on_gpu, 0) << "rank " << Runtime::rank() << " ran no kernel on its GPU";
+}
+#endif
+
 }  // namespace
 }  // namespace grain::test
