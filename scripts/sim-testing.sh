@@ -9,8 +9,15 @@
 # multiple of the tile size (-b) or of the ladder's largest scale (--scales), else an
 # edge tile has no model and StarPU aborts ("grain_dgemm ... not calibrated").
 # Usage: scripts/sim-testing.sh [--build DIR] [--program PATH] [--machine hybrid|h100|h200] [--gpus 0|1|2|4|8]
-#          [--predict starpu|link] --cpus N GRAIN_TESTING_ARGS...
-#   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh)
+#          [--predict starpu|link] [--nodes N] --cpus N GRAIN_TESTING_ARGS...
+#   DIR: a -DGRAIN_SIMULATION=ON build (default build-sim, made by scripts/test.sh; with
+#     --nodes, build-sim-mpi, against the StarPU of scripts/build-starpu.sh --simgrid-mpi)
+#   --nodes N: N such machines, one process each, under SimGrid's MPI (smpirun), linked by
+#     a network of $NET_BW [25GBps] and $NET_LAT [2us] per node (one 200 Gb/s InfiniBand
+#     port). StarPU's starpu_smpirun does the same with platforms of SimGrid's older
+#     <AS> form; sim/'s are <zone>s, so this script writes the platform itself: each
+#     process's machine is a zone StarPU-MPI<rank> whose hosts carry that prefix, as
+#     StarPU looks them up.
 #   PATH: another program of such a build to run instead of grain_testing (a test)
 #   --machine h100: the GPUs and cores of a real H100 machine, in double precision, with
 #     1, 2, 4 or 8 GPUs on their own measured PCIe 5 links (hosts grain-h100-Ngpu, made by
@@ -31,6 +38,7 @@ cpus=
 gpus=0
 machine=hybrid
 predict=starpu
+nodes=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -39,6 +47,7 @@ while [ $# -gt 0 ]; do
     --gpus) gpus=$2; shift 2 ;;
     --machine) machine=$2; shift 2 ;;
     --predict) predict=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -58,6 +67,8 @@ if [ "$cpus" -lt 1 ] || [ "$cpus" -gt 64 ]; then
   echo "$0: --cpus $cpus: the simulated platform (sim/bus/grain-cpu.platform.v4.xml) has 1 to 64 cores" >&2
   exit 2
 fi
+case $nodes in '' | *[!0-9]*) echo "$0: --nodes $nodes: a number of processes" >&2; exit 2 ;; esac
+[ "$nodes" -eq 0 ] || [ "$build" != "$root/build-sim" ] || build=$root/build-sim-mpi
 driver=${driver:-$build/testing_drivers/grain_testing}
 [ -x "$driver" ] || { echo "$0: no $driver: build with -DGRAIN_SIMULATION=ON against a SimGrid StarPU (scripts/test.sh makes build-sim)" >&2; exit 2; }
 # StarPU writes into its model folder: give it a copy.
@@ -74,4 +85,33 @@ case $predict in
       "$matrix" > "$matrix.scaled" && mv "$matrix.scaled" "$matrix" ;;
   *) echo "$0: --predict $predict: starpu or link" >&2; exit 2 ;;
 esac
-STARPU_HOSTNAME=$host STARPU_PERF_MODEL_DIR=$models STARPU_NCPU=$cpus STARPU_NCUDA=$gpus "$driver" "$@"
+run=()
+if [ "$nodes" -gt 0 ]; then
+  command -v smpirun >/dev/null || { echo "$0: --nodes needs SimGrid's smpirun (Debian: libsimgrid-dev)" >&2; exit 2; }
+  machine_xml=$models/bus/$host.platform.v4.xml
+  {
+    sed -n '1,/<\/config>/p' "$machine_xml"
+    echo ' <zone id="ASroot" routing="None">'
+    echo "  <cluster id=\"network\" prefix=\"node\" suffix=\"\" radical=\"0-$((nodes - 1))\" speed=\"1Gf\"" \
+         "bw=\"${NET_BW:-25GBps}\" lat=\"${NET_LAT:-2us}\"/>"
+    for ((i = 0; i < nodes; ++i)); do
+      sed -n '/<zone id="AS0"/,/<\/zone>/p' "$machine_xml" |
+        sed -e "s/<zone id=\"AS0\"/<zone id=\"StarPU-MPI$i\"/" \
+            -e "s/\(<host id=\"\|<link id=\"\|src=\"\|dst=\"\|<link_ctn id=\"\)/\1StarPU-MPI$i-/g"
+    done
+    echo ' </zone>'
+    echo '</platform>'
+  } > "$models/nodes.xml"
+  for ((i = 0; i < nodes; ++i)); do echo "node$i"; done > "$models/hostfile"
+  # StarPU's settings for SimGrid's MPI (starpu_smpirun's): each process's globals its own,
+  # no computation timed but the kernels' models, the stack of a real thread. The tiles'
+  # folded memory (doc/distributed.md) in blocks of 1 GiB: a mapping per MiB would pass
+  # the kernel's limit of 65530 at 64 GiB.
+  stack=$(ulimit -s); [ "$stack" != unlimited ] || stack=8192
+  run=(smpirun -platform "$models/nodes.xml" -hostfile "$models/hostfile" -np "$nodes" "$driver"
+       --cfg=smpi/privatization:yes --cfg=smpi/simulate-computation:no --cfg=contexts/stack-size:"$stack"
+       --cfg=smpi/shared-malloc-blocksize:1073741824 --log=root.thres:warning)
+else
+  run=("$driver")
+fi
+STARPU_HOSTNAME=$host STARPU_PERF_MODEL_DIR=$models STARPU_NCPU=$cpus STARPU_NCUDA=$gpus "${run[@]}" "$@"

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "grain/errors.hpp"
@@ -25,6 +26,10 @@ int64_t next_tag = 1;
 }  // namespace
 
 bool launched() {
+#ifdef STARPU_SIMGRID
+    // Simulated nodes: the programs are shared objects that only SimGrid's smpirun runs.
+    return true;
+#endif
     for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
         if (std::getenv(name)) return true;
     return false;
@@ -44,6 +49,11 @@ int64_t new_tags(int64_t count) {
 
 namespace {
 
+#ifdef STARPU_SIMGRID
+// Simulated nodes: StarPU initialised SimGrid's MPI before main, and grain's messages go
+// through StarPU-MPI (below).
+void initialise_mpi() {}
+#else
 // grain's collectives run from the submitting thread while StarPU-MPI's thread makes its
 // own MPI calls: MPI must allow several threads, and grain uses a communicator of its own.
 MPI_Comm grain_comm = MPI_COMM_NULL;
@@ -74,6 +84,94 @@ void initialise_mpi() {
                             "beside StarPU-MPI's thread need");
     if (grain_comm == MPI_COMM_NULL) MPI_Comm_dup(MPI_COMM_WORLD, &grain_comm);
 }
+#endif
+
+// grain's own messages: the collectives below and the LAPACK layout's scatter and gather.
+// MPI counts are ints: a large buffer goes in pieces of 1 GiB.
+constexpr size_t piece = size_t(1) << 30;
+
+#ifdef STARPU_SIMGRID
+// On simulated nodes only StarPU-MPI's thread is an MPI process of SimGrid's (the
+// application's main runs beside it): a message is a StarPU-MPI one, of the buffer
+// registered for its time, on a tag no tile takes.
+constexpr int64_t message_tag = std::numeric_limits<int64_t>::max();
+
+template <typename Transfer>
+void by_starpu_mpi(void* data, size_t bytes, Transfer transfer) {
+    for (size_t done = 0; done < bytes; done += piece) {
+        starpu_data_handle_t h;
+        starpu_vector_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(static_cast<char*>(data) + done),
+                                    uint32_t(std::min(piece, bytes - done)), 1);
+        if (transfer(h) != 0) throw runtime_error("grain: a StarPU-MPI message failed");
+        starpu_data_unregister(h);
+    }
+}
+
+void send_bytes(const void* data, size_t bytes, int destination) {
+    by_starpu_mpi(const_cast<void*>(data), bytes, [&](starpu_data_handle_t h) {
+        return starpu_mpi_send(h, destination, message_tag, MPI_COMM_WORLD);
+    });
+}
+
+void receive_bytes(void* data, size_t bytes, int source) {
+    by_starpu_mpi(data, bytes, [&](starpu_data_handle_t h) {
+        MPI_Status status;
+        return starpu_mpi_recv(h, source, message_tag, MPI_COMM_WORLD, &status);
+    });
+}
+
+void broadcast_bytes(void* data, size_t bytes, int root) {
+    if (my_rank != root) return receive_bytes(data, bytes, root);
+    for (int r = 0; r < rank_count; ++r)
+        if (r != root) send_bytes(data, bytes, r);
+}
+
+// Element-wise MPI_MIN or MPI_MAX over the processes, through rank 0.
+template <typename T>
+void all_reduce(T* values, int count, MPI_Op op) {
+    if (my_rank == 0) {
+        std::vector<T> other(size_t(count), T{});
+        for (int r = 1; r < rank_count; ++r) {
+            receive_bytes(other.data(), sizeof(T) * size_t(count), r);
+            for (int i = 0; i < count; ++i)
+                values[i] = op == MPI_MIN ? std::min(values[i], other[size_t(i)]) : std::max(values[i], other[size_t(i)]);
+        }
+    } else {
+        send_bytes(values, sizeof(T) * size_t(count), 0);
+    }
+    broadcast_bytes(values, sizeof(T) * size_t(count), 0);
+}
+
+[[noreturn]] void abort_processes() { std::abort(); }  // the simulation is one process
+#else
+void send_bytes(const void* data, size_t bytes, int destination) {
+    for (size_t done = 0; done < bytes; done += piece)
+        MPI_Send(static_cast<const char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, destination, 0,
+                 grain_comm);
+}
+
+void receive_bytes(void* data, size_t bytes, int source) {
+    for (size_t done = 0; done < bytes; done += piece)
+        MPI_Recv(static_cast<char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, source, 0, grain_comm,
+                 MPI_STATUS_IGNORE);
+}
+
+void broadcast_bytes(void* data, size_t bytes, int root) {
+    for (size_t done = 0; done < bytes; done += piece)
+        MPI_Bcast(static_cast<char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, root, grain_comm);
+}
+
+template <typename T>
+void all_reduce(T* values, int count, MPI_Op op) {
+    static_assert(sizeof(T) == 8, "grain reduces 64-bit integers");
+    MPI_Allreduce(MPI_IN_PLACE, values, count, std::is_signed_v<T> ? MPI_INT64_T : MPI_UINT64_T, op, grain_comm);
+}
+
+[[noreturn]] void abort_processes() {
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    std::abort();
+}
+#endif
 
 std::vector<starpu_data_descr> descriptions(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n,
                                             const starpu_data_access_mode* modes) {
@@ -106,6 +204,12 @@ int start(starpu_conf& conf, bool distributed) {
     if (set_getbind) unsetenv("STARPU_WORKERS_GETBIND");
     if (set_nobind) unsetenv("STARPU_MPI_NOBIND");
     if (ret != 0) return ret;
+#ifdef STARPU_SIMGRID
+    // The copies StarPU keeps of other processes' tiles are folded memory too, as the
+    // simulated tiles are (host_memory.cpp): SimGrid's MPI copies them, nothing reads them.
+    starpu_malloc_on_node_set_default_flags(
+        STARPU_MAIN_RAM, STARPU_MALLOC_PINNED | STARPU_MALLOC_COUNT | STARPU_MALLOC_SIMULATION_FOLDED);
+#endif
     running = true;
     starpu_mpi_comm_rank(MPI_COMM_WORLD, &my_rank);
     starpu_mpi_comm_size(MPI_COMM_WORLD, &rank_count);
@@ -145,24 +249,21 @@ void flush_received() { starpu_mpi_cache_flush_all_data(MPI_COMM_WORLD); }
 int64_t reduce_info(int64_t info) {
     if (!running) return info;
     // The first failing column is the smallest positive info; argument errors are negative.
-    int64_t local[2] = {info > 0 ? info : std::numeric_limits<int64_t>::max(), info < 0 ? info : 0};
-    int64_t global[2];
-    MPI_Allreduce(local, global, 2, MPI_INT64_T, MPI_MIN, grain_comm);
+    int64_t global[2] = {info > 0 ? info : std::numeric_limits<int64_t>::max(), info < 0 ? info : 0};
+    all_reduce(global, 2, MPI_MIN);
     return global[0] != std::numeric_limits<int64_t>::max() ? global[0] : global[1];
 }
 
 int64_t min_over_ranks(int64_t value) {
     if (!running) return value;
-    int64_t global = value;
-    MPI_Allreduce(&value, &global, 1, MPI_INT64_T, MPI_MIN, grain_comm);
-    return global;
+    all_reduce(&value, 1, MPI_MIN);
+    return value;
 }
 
 [[noreturn]] void abort_all(const char* what) {
     std::fprintf(stderr, "grain: rank %d: %s; aborting every process (the others would wait for this one)\n",
                  my_rank, what);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    std::abort();
+    abort_processes();
 }
 
 bool agree(bool ok, uint64_t fingerprint, bool& same) {
@@ -173,8 +274,8 @@ bool agree(bool ok, uint64_t fingerprint, bool& same) {
     // The tag counters too: a process that failed before making a call's matrices (a bad
     // argument) has used fewer tags than the others; from here on every process takes
     // the same ones again.
-    uint64_t local[4] = {ok ? 0u : 1u, ok ? fingerprint : 0u, ok ? ~fingerprint : 0u, uint64_t(next_tag)}, global[4];
-    MPI_Allreduce(local, global, 4, MPI_UINT64_T, MPI_MAX, grain_comm);
+    uint64_t global[4] = {ok ? 0u : 1u, ok ? fingerprint : 0u, ok ? ~fingerprint : 0u, uint64_t(next_tag)};
+    all_reduce(global, 4, MPI_MAX);
     next_tag = int64_t(global[3]);
     same = global[1] == ~global[2];  // the largest fingerprint is also the smallest
     return global[0] == 0 && same;
@@ -184,25 +285,9 @@ void bring_everywhere(starpu_data_handle_t handle) {
     starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, handle);
 }
 
-// MPI counts are ints: a large tile goes in pieces of 1 GiB.
-constexpr size_t piece = size_t(1) << 30;
-
-void send(const void* data, size_t bytes, int destination) {
-    for (size_t done = 0; done < bytes; done += piece)
-        MPI_Send(static_cast<const char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, destination, 0,
-                 grain_comm);
-}
-
-void receive(void* data, size_t bytes, int source) {
-    for (size_t done = 0; done < bytes; done += piece)
-        MPI_Recv(static_cast<char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, source, 0, grain_comm,
-                 MPI_STATUS_IGNORE);
-}
-
-void broadcast(void* data, size_t bytes, int root) {
-    for (size_t done = 0; done < bytes; done += piece)
-        MPI_Bcast(static_cast<char*>(data) + done, int(std::min(piece, bytes - done)), MPI_BYTE, root, grain_comm);
-}
+void send(const void* data, size_t bytes, int destination) { send_bytes(data, bytes, destination); }
+void receive(void* data, size_t bytes, int source) { receive_bytes(data, bytes, source); }
+void broadcast(void* data, size_t bytes, int root) { broadcast_bytes(data, bytes, root); }
 
 #else  // one node: nothing is distributed
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include <starpu.h>
 #include <unistd.h>
 
 #include "grain/errors.hpp"
@@ -40,18 +41,32 @@ HostMemory<T>::HostMemory(const GridShape& shape, const std::vector<bool>& local
     allocate(size_t(local_elements_) * sizeof(T));
     for (size_t t = 0; t < offsets.size(); ++t)
         if (offsets[t] >= 0)
-            tiles_[t] = simulated ? reinterpret_cast<T*>(simulated_base + uintptr_t(offsets[t]) * sizeof(T))
-                                  : owned_ + offsets[t];
+            tiles_[t] = owned_ + offsets[t];
 }
 
 template <typename T>
 HostMemory<T>::~HostMemory() {
-    std::free(owned_);
+    if (folded_bytes_ > 0)
+        starpu_free_flags(owned_, folded_bytes_, STARPU_MALLOC_SIMULATION_FOLDED);
+    else
+        std::free(owned_);
 }
 
 template <typename T>
 void HostMemory<T>::allocate(size_t bytes) {
-    if (bytes == 0 || simulated) return;  // simulated: tile() gives addresses nothing reads
+    if (bytes == 0) return;
+    if (simulated) {
+        // tile() gives addresses nothing reads, but on simulated nodes SimGrid's MPI copies
+        // what a message sends: a distributed matrix's tiles there are memory that maps
+        // one file again and again (StarPU's folded allocation: SimGrid's shared malloc).
+        if (!distributed_) return;
+        void* folded = nullptr;
+        if (starpu_malloc_flags(&folded, bytes, STARPU_MALLOC_SIMULATION_FOLDED) != 0 || folded == nullptr)
+            throw runtime_error("grain::Matrix: cannot map " + std::to_string(bytes) + " simulated bytes");
+        owned_ = static_cast<T*>(folded);
+        folded_bytes_ = bytes;
+        return;
+    }
     // Plain aligned memory, pinned like a user's array when tiles are registered: with
     // CUDA, starpu_malloc pins through a task, which waits forever when the workers are
     // paused (starpu_pause) and aborts before starpu_init.
@@ -83,7 +98,7 @@ T* HostMemory<T>::tile(const GridShape& shape, int i, int j) const {
 // whole storage on first use instead.
 template <typename T>
 void HostMemory<T>::plan_pinning(const GridShape& shape) {
-    if (pinned_ || !pinning_wanted() || !base() || bytes(shape) == 0) return;
+    if (simulated || pinned_ || !pinning_wanted() || !base() || bytes(shape) == 0) return;
     if (user_ && inside_caller_pin(base(), bytes(shape))) return;  // grain::Pinned
     const auto by_columns = env_integer("grain::Matrix", {"GRAIN_PIN_COLUMNS"}, 0, 1,
                                         "1: pin a matrix's tile columns as tasks first use them, 0: all of it at once");

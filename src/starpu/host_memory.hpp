@@ -78,6 +78,7 @@ private:
     std::vector<T*> tiles_;       // distributed: where each local tile is, null for remote ones
     int64_t local_elements_ = 0;  // distributed: the size of owned_ (0 over an application's tiles)
     bool distributed_ = false;
+    size_t folded_bytes_ = 0;  // simulated and distributed: owned_ is StarPU's folded memory
     bool pinned_ = false;  // whole
     std::vector<PinRange> pin_ranges_;  // by column, each with its state, set by its pin task
     std::unique_ptr<std::atomic<PinState>[]> column_pins_;

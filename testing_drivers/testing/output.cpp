@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <grain/grain.hpp>
+
 namespace grain::testing::driver {
 
 namespace {
@@ -103,6 +105,7 @@ Table::Table(bool human, std::vector<std::string> columns) : human_(human), colu
 }
 
 void Table::row(const std::vector<std::string>& cells) const {
+    if (grain::Runtime::rank() > 0) return;  // rank 0 alone prints
     std::string line;
     for (size_t i = 0; i < cells.size(); ++i) {
         if (human_) {
