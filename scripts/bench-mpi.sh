@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# The overhead of distributed runs on one machine: dpotrf by one process with
+# The overhead of distributed runs on one machine: dpotrf (or $GRAIN_BENCH_OP) by one process with
 # 2 workers (no mpirun) against 2 processes of 1 worker each under mpirun (grids 1 x 2
 # and 2 x 1), and one process with 1 worker (the per-core rate); ROUNDS rounds, each
 # running every configuration once, so that they alternate. Prints each run's GFlop/s,
 # then the medians [lowest-highest] of each configuration's rate over the 2-worker run of
 # its round.
 # Usage: scripts/bench-mpi.sh [BUILD_DIR] [ROUNDS]   (a build with GRAIN_USE_MPI)
-#   GRAIN_BENCH_N  the order n [8192]; GRAIN_BENCH_NB the tile size [512]
+#   GRAIN_BENCH_OP the operation [potrf]; GRAIN_BENCH_N  the order n [8192];
+#   GRAIN_BENCH_NB the tile size [512]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 driver=${1:-$root/build}/testing_drivers/grain_testing
 rounds=${2:-3}
 n=${GRAIN_BENCH_N:-8192}
 nb=${GRAIN_BENCH_NB:-512}
+op=${GRAIN_BENCH_OP:-potrf}
 # Open MPI as root, and more processes than cores where asked; its single-copy
 # shared-memory transport fails in containers.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -26,8 +28,8 @@ trap 'rm -rf "$out" "$mpi_home"' EXIT
 cp -r "${STARPU_HOME:-$HOME}/.starpu" "$mpi_home/" 2>/dev/null || true
 mpirun() { STARPU_HOME=$mpi_home command mpirun "$@"; }
 mpirun -np 1 "$driver" -o potrf -n 256 -b 64 -t 1 >/dev/null 2>&1
-rate() { "$@" 2>/dev/null | awk -F';' '$1 == "potrf" { print $12 }'; }
-run="-o potrf -n $n -b $nb"
+rate() { "$@" 2>/dev/null | awk -F';' -v op="$op" '$1 == op { print $12 }'; }
+run="-o $op -n $n -b $nb"
 for r in $(seq "$rounds"); do
   # shellcheck disable=SC2086  # run holds several options
   {
