@@ -98,7 +98,8 @@ T* HostMemory<T>::tile(const GridShape& shape, int i, int j) const {
 // whole storage on first use instead.
 template <typename T>
 void HostMemory<T>::plan_pinning(const GridShape& shape) {
-    if (simulated || pinned_ || !pinning_wanted() || !base() || bytes(shape) == 0) return;
+    // Simulated and distributed: folded memory, which no GPU copies from (allocate).
+    if ((simulated && distributed_) || pinned_ || !pinning_wanted() || !base() || bytes(shape) == 0) return;
     if (user_ && inside_caller_pin(base(), bytes(shape))) return;  // grain::Pinned
     const auto by_columns = env_integer("grain::Matrix", {"GRAIN_PIN_COLUMNS"}, 0, 1,
                                         "1: pin a matrix's tile columns as tasks first use them, 0: all of it at once");
