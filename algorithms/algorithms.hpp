@@ -19,6 +19,7 @@ class QrStorage;
 namespace grain::algorithms {
 
 using detail::Context;
+using detail::paired_t;
 
 template <typename T>
 void gemm(const Context& ctx, Op transa, Op transb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T beta,
@@ -72,6 +73,11 @@ template <typename T>
 void scale(const Context& ctx, bool whole, Uplo uplo, T alpha, const Matrix<T>& C, bool hermitian = false);
 template <typename T>
 void getrs_nopiv(const Context& ctx, const Matrix<T>& A, const Matrix<T>& B);
+// B = A in B's precision, A's paired one (scalar_traits::paired), or B += A (`add`), on
+// the whole of A or (not `whole`) its uplo triangle; A and B have the same tiles. A
+// conversion that narrows reports info 1 where an element overflows.
+template <typename T>
+void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, const Matrix<T>& A, const Matrix<paired_t<T>>& B);
 // LU with partial pivoting, its pivots in blocks of A.nb() (one per step).
 template <typename T>
 void getrf(const Context& ctx, const Matrix<T>& A, const detail::PivotBlocks& ipiv);

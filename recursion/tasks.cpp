@@ -43,9 +43,10 @@ bool panel_split_below(const PivotBlocks& pivots, int k, const Tile<T>& out) {
 }
 
 // Inserts the kernel of a task that runs whole, with what every kernel reports with:
-// `out` is the tile whose writers it counts and whose first column info counts from.
-template <typename T>
-void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<T>& out,
+// `out` is the tile whose writers it counts and whose first column info counts from (of
+// the arguments' precision, or its pair's for a conversion).
+template <typename T, typename U>
+void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<U>& out,
             const starpu_data_handle_t* handles, int n, int64_t priority, starpu_task* built = nullptr) {
     args.col_offset = ctx.col_offset + out.col_offset;
     args.request = ctx.request;
@@ -468,6 +469,26 @@ void trzero(const Context& ctx, Tile<T> A, int priority) {
     submit_task(ctx, Kernel::Trzero, TileArgs<T>{}, {A}, priority);
 }
 
+// Its tiles are of two precisions, which no other task has: counted, or decided (which
+// counts it; it never splits) and inserted, on this process's tiles only.
+template <typename T>
+void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, Tile<T> A, Tile<paired_t<T>> B, int priority) {
+    if (ctx.counting) {
+        ++ctx.counting->tasks[size_t(Kernel::Lag2)];
+        ctx.counting->tile_tasks[size_t(Kernel::Lag2)] += 1;
+        return;
+    }
+    if (A.grid->distributed() || B.grid->distributed())
+        throw runtime_error("grain: internal error: a precision conversion on a distributed matrix");
+    ctx.recursion->decide(site(Kernel::Lag2, B, below(ctx, B, priority).top_priority));
+    prepare_access(A, false, false);
+    prepare_access(B, true, false);
+    TileArgs<T> args;
+    args.whole_tile = whole, args.uplo = uplo, args.beta = add ? T(1) : T(0);
+    const starpu_data_handle_t handles[] = {A.use(), B.use()};
+    insert(ctx, Kernel::Lag2, args, B, handles, 2, global_priority(ctx, B, priority));
+}
+
 template <typename T>
 void own_qrt(const Context& ctx, bool lq, starpu_data_handle_t factor, Tile<T> A, int priority) {
     submit_factor(ctx, lq ? Kernel::Gelqt : Kernel::Geqrt, TileArgs<T>{}, factor, {A}, priority);
@@ -511,6 +532,7 @@ void pivots_everywhere(const Context& ctx, const PivotBlocks& pivots) {
     template void lacpy<T>(const Context&, bool, Tile<T>, Tile<T>, int);                               \
     template void laset<T>(const Context&, T, Tile<T>, int);                                           \
     template void trzero<T>(const Context&, Tile<T>, int);                                             \
+    template void lag2<T>(const Context&, bool, Uplo, bool, Tile<T>, Tile<paired_t<T>>, int);          \
     template void own_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, int);                \
     template void own_mqrt<T>(const Context&, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, int); \
     template void pair_qrt<T>(const Context&, bool, bool, starpu_data_handle_t, Tile<T>, Tile<T>, int); \

@@ -45,7 +45,8 @@
 // geqrt m x n; tsqrt the m x n tile under an n x n triangle; ttqrt an n x n triangle under
 // another; gemqrt, tsmqrt and ttmqrt the m x n tile (tsmqrt, ttmqrt: the lower of the
 // pair) updated by k reflectors; the LQ kernels the same, transposed;
-// lange reads an m x n tile once. colswp's `column` is a row of tiles: its shape's
+// lange reads an m x n tile once; lag2 (a tile converted into its paired precision's tile,
+// scalar_traits::paired: mixed-precision solvers) moves data only. colswp's `column` is a row of tiles: its shape's
 // buffers, a pivot block and then tiles, with columns for rows.
 #define GRAIN_KERNEL_TABLE(X)                                                                    \
     X(Gemm, gemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * n * k)      \
@@ -70,6 +71,7 @@
     X(Lacpy, lacpy, (STARPU_R, STARPU_RW), none, tiles, whole, own, 0)                             \
     X(Laset, laset, (STARPU_W), none, tiles, whole, own, 0)                                        \
     X(Trzero, trzero, (STARPU_R), none, tiles, whole, own, 0)                                      \
+    X(Lag2, lag2, (STARPU_R, STARPU_RW), none, tiles, whole, own, 0)                               \
     X(Geqrt, geqrt, (STARPU_W, STARPU_RW), none, factor, whole, own, 2 * m * n * n - 2 * n * n * n / 3) \
     X(Gemqrt, gemqrt, (STARPU_R, STARPU_R, STARPU_RW), async, applies, splits, own, 4 * m * n * k - 2 * n * k * k) \
     X(Tsqrt, tsqrt, (STARPU_W, STARPU_RW, STARPU_RW), none, factor, whole, own, 2 * m * n * n)     \

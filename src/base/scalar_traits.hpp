@@ -18,12 +18,14 @@ template <typename T>
 struct scalar_traits;
 
 // letter: LAPACK's prefix (s, d, c, z); real: the type of a norm, of herk's alpha and
-// beta; flop_weight: flops per real-precision flop of the same formula, by LAPACK Working
+// beta; paired: the other precision of its pair (double and float, complex double and
+// complex float), which mixed-precision solvers factor in; flop_weight: flops per real-precision flop of the same formula, by LAPACK Working
 // Note 41's weights (a complex multiply is 6 flops and an add 2: 8 per multiply-add, 4x).
 template <>
 struct scalar_traits<float> {
     static constexpr char letter = 's';
     using real = float;
+    using paired = double;
     static constexpr bool is_complex = false;
     static constexpr double flop_weight = 1;
 };
@@ -32,6 +34,7 @@ template <>
 struct scalar_traits<double> {
     static constexpr char letter = 'd';
     using real = double;
+    using paired = float;
     static constexpr bool is_complex = false;
     static constexpr double flop_weight = 1;
 };
@@ -40,12 +43,15 @@ template <typename R>
 struct scalar_traits<std::complex<R>> {
     static constexpr char letter = scalar_traits<R>::letter == 's' ? 'c' : 'z';
     using real = R;
+    using paired = std::complex<typename scalar_traits<R>::paired>;
     static constexpr bool is_complex = true;
     static constexpr double flop_weight = 4;
 };
 
 template <typename T>
 using real_t = typename scalar_traits<T>::real;
+template <typename T>
+using paired_t = typename scalar_traits<T>::paired;
 
 // The op that transposes a matrix in a Hermitian or symmetric positive definite
 // algorithm: A^H in complex precisions, A^T in real ones (where ConjTrans means Trans).

@@ -21,7 +21,7 @@ struct TileArgs {
     Op transb = Op::NoTrans;
     Diag diag = Diag::NonUnit;
     Norm norm = Norm::Max;  // a norm's partial results
-    bool whole_tile = true;  // Scale, Lange: the whole tile, or only its uplo triangle
+    bool whole_tile = true;  // Scale, Lange, Lag2: the whole tile, or only its uplo triangle
     bool real_diagonal = false;  // Scale: the diagonal's imaginary parts dropped (herk's C = beta C); Lange: read as real
     bool mirrored = false;  // Lange: the tile is in one triangle of a symmetric matrix
     T alpha = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -442,6 +443,36 @@ void trzero(void* buffers[], void* cl_arg) {
     const T* x = data<T>(buffers[0]);
     for (int i = 0; i < std::min(a.rows, a.cols); ++i)
         if (x[i + int64_t(i) * a.ld] == T(0)) return p.request->report_info(p.col_offset + i + 1);
+}
+
+// The first tile in its paired precision, into the second (its uplo triangle only when not
+// whole_tile), or added to it (beta 1: a refinement's x + dx). Narrowing, an element beyond
+// the narrower type's largest reports info 1, as LAPACK's dlag2s: the conversion would
+// overflow; its part is then inf, as the other elements still convert.
+template <typename T>
+void lag2(void* buffers[], void* cl_arg) {
+    using U = paired_t<T>;
+    const TileArgs<T>& p = args<T>(cl_arg);
+    const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
+    const T* x = data<T>(buffers[0]);
+    U* y = data<U>(buffers[1]);
+    constexpr bool narrows = sizeof(U) < sizeof(T);
+    const real_t<T> limit = real_t<T>(std::numeric_limits<real_t<U>>::max());
+    const auto beyond = [&](real_t<T> v) { return narrows && (v > limit || v < -limit); };
+    bool overflow = false;
+    for (int j = 0; j < b.cols; ++j) {
+        const auto [first, last] = scaled_rows(p, j, std::min(a.rows, b.rows));
+        for (int i = first; i < last; ++i) {
+            const T v = x[i + int64_t(j) * a.ld];
+            if constexpr (scalar_traits<T>::is_complex)
+                overflow = overflow || beyond(v.real()) || beyond(v.imag());
+            else
+                overflow = overflow || beyond(v);
+            U& out = y[i + int64_t(j) * b.ld];
+            out = U(v) + (p.beta == T(0) ? U(0) : out);
+        }
+    }
+    if (overflow) p.request->report_info(1);
 }
 
 GRAIN_DEFINE_KERNEL_FUNCTIONS(GRAIN_CPU_KERNEL)
