@@ -9,6 +9,7 @@
 
 #include "context.hpp"
 #include "counters.hpp"
+#include "src/base/starpu_sync.hpp"
 #include "src/base/trace_log.hpp"
 #include "split_policy.hpp"
 
@@ -47,6 +48,10 @@ public:
     // Blocks while `window` kernels are submitted and not finished (until half of them
     // are), so that decisions taken at submission see the state the machine is in.
     void wait_for_window() const;
+    // Held while a routine call submits (detail::submit): the policy and the counters see
+    // one call's tasks at a time, also where a request's host thread submits beside the
+    // application's (RequestState::run_on_thread).
+    Mutex& submitting() { return submitting_; }
 
 private:
     SplitPolicyRegistry policies_;
@@ -57,7 +62,8 @@ private:
     Counters counters_;
     std::atomic<int64_t> kept_on_gpu_{0};
     std::unique_ptr<TraceLog> trace_;  // while tracing
-    double submit_seconds_ = 0;        // simulated: charged per tile task (GRAIN_SIM_SUBMIT_US)
+    double submit_seconds_ = 0;
+    Mutex submitting_;        // simulated: charged per tile task (GRAIN_SIM_SUBMIT_US)
 };
 
 }  // namespace grain::detail

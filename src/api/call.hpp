@@ -83,6 +83,7 @@ private:
 template <typename T, typename Algorithms>
 Request submit(const Matrix<T>& A, const Algorithms& algorithms) {
     Recursion& recursion = active_recursion("grain");
+    std::lock_guard<Mutex> submitting(recursion.submitting());
     Collective* call = Collective::active();
     if (A.distributed() && (!call || !call->distributed()))
         throw runtime_error("grain: internal error: a distributed call without its agreement");

@@ -2,6 +2,8 @@
 // What a Request tracks: its tasks still to run, and the first failure any of them
 // reported (LAPACK info, 1-based global column).
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -11,6 +13,17 @@
 namespace grain::detail {
 
 struct RequestState {
+    RequestState() = default;
+    RequestState(const RequestState&) = delete;
+    RequestState& operator=(const RequestState&) = delete;
+    ~RequestState();  // joins the host thread, if any
+
+    // A routine whose later tasks depend on values its earlier ones computed (a refinement
+    // tests its residuals) submits them from a host thread of its own: `work` runs there,
+    // counted as one pending task until it returns its info; what it throws, wait() rethrows.
+    // A StarPU thread, so that under SimGrid it is a simulated one too.
+    void run_on_thread(std::function<int64_t()> work);
+
     void task_submitted();
     void task_finished();  // called by StarPU workers (task callback)
     void report_info(int64_t info);
@@ -27,6 +40,13 @@ struct RequestState {
     // What the request's tasks use and nobody else keeps (local copies of other ranks'
     // tiles that a split cut): freed with the request, once its tasks have run.
     std::vector<std::shared_ptr<void>> scratch;
+
+private:
+    static void* host_main(void* state);
+    std::function<int64_t()> host_work_;
+    std::exception_ptr host_failure_;
+    starpu_pthread_t host_{};
+    bool host_started_ = false;
 };
 
 // The state behind a grain::Request, for the layers that submit and run its tasks.
