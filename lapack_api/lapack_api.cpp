@@ -126,6 +126,19 @@ void gesv(Counter& c, S system, const int* n, const int* nrhs, T* a, const int* 
     dispatch(c, valid, *n, info, [&] { return grain::gesv(*n, *nrhs, a, *lda, ipiv, b, *ldb); }, system);
 }
 
+// dsgesv and zcgesv, dsposv and zcposv (`uplo` not null): the mixed-precision solves; LAPACK's
+// workspaces (work, swork, rwork) are not used, grain's tiles are its own.
+template <typename T, typename S>
+void mixed(Counter& c, S system, const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, int* ipiv,
+           const T* b, const int* ldb, T* x, const int* ldx, int* iter, int* info) {
+    const bool valid = (!uplo || one_of(*uplo, "LU")) && *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) &&
+                       at_least(*ldb, *n) && at_least(*ldx, *n);
+    dispatch(c, valid, *n, info, [&] {
+        return uplo ? grain::posv_mixed(Uplo(up(*uplo)), *n, *nrhs, a, *lda, b, *ldb, x, *ldx, iter)
+                    : grain::gesv_mixed(*n, *nrhs, a, *lda, ipiv, b, *ldb, x, *ldx, iter);
+    }, system);
+}
+
 // Whether an m x n array's largest magnitude lies in [low, high], or is zero where `zero`
 // allows it (a NaN or an infinity never does).
 template <typename T>
@@ -445,10 +458,34 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
             return f(norm, uplo, diag, m, n, a, lda, work, l1, l2, l3);                                              \
         }, false, norm, uplo, diag, m, n, a, lda);                                                                   \
     }
+// The mixed-precision solves, in LAPACK's two pairs (zc's take a real workspace more).
+#define GRAIN_MIXED_SYMBOLS(T, p, R, RWORK)                                                                           \
+    extern "C" void p##gesv_(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, const int* ldb, \
+                             T* x, const int* ldx, T* work, R* swork, RWORK##_PARAM int* iter, int* info) {            \
+        grain::lapack_api::mixed(GRAIN_COUNTER(p##gesv_),                                                            \
+                                 GRAIN_SYSTEM(p##gesv_, n, nrhs, a, lda, ipiv, b, ldb, x, ldx, work, swork,          \
+                                              RWORK##_ARG iter, info),                                    \
+                                 nullptr, n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter, info);                         \
+    }                                                                                                                \
+    extern "C" void p##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b,           \
+                             const int* ldb, T* x, const int* ldx, T* work, R* swork, RWORK##_PARAM int* iter,          \
+                             int* info, size l1) {                                                                    \
+        grain::lapack_api::mixed(GRAIN_COUNTER(p##posv_),                                                            \
+                                 GRAIN_SYSTEM(p##posv_, uplo, n, nrhs, a, lda, b, ldb, x, ldx, work, swork,          \
+                                              RWORK##_ARG iter, info, l1),                                \
+                                 uplo, n, nrhs, a, lda, nullptr, b, ldb, x, ldx, iter, info);                         \
+    }
+#define GRAIN_NO_RWORK_PARAM
+#define GRAIN_NO_RWORK_ARG
+#define GRAIN_RWORK_PARAM double* rwork,
+#define GRAIN_RWORK_ARG rwork,
+
 GRAIN_LAPACK_SYMBOLS(float, s)
 GRAIN_LAPACK_SYMBOLS(double, d)
 GRAIN_LAPACK_SYMBOLS(std::complex<float>, c)
 GRAIN_LAPACK_SYMBOLS(std::complex<double>, z)
+GRAIN_MIXED_SYMBOLS(double, ds, float, GRAIN_NO_RWORK)
+GRAIN_MIXED_SYMBOLS(std::complex<double>, zc, std::complex<float>, GRAIN_RWORK)
 GRAIN_HERK_SYMBOL(std::complex<float>, c)
 GRAIN_HERK_SYMBOL(std::complex<double>, z)
 GRAIN_HERMITIAN_SYMBOLS(std::complex<float>, c)

@@ -110,7 +110,7 @@ bool run_all(const Options& options, const Operation& operation, std::vector<Cas
     }
 #endif
     const int levels = grain::testing::driver::levels(cases);
-    const Table table(options.human, columns(options, levels, peak.has_value()));
+    const Table table(options.human, columns(options, operation, levels, peak.has_value()));
 
     grain::testing::Random rng(options.seed);
     size_t runs = 0;  // at most max_values cases of at most INT_MAX runs each

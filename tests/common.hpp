@@ -95,13 +95,17 @@ std::vector<double> hard_conditions() {
 }
 
 // Q diag(d) Q^T with d log-spaced from 1 down to 1 / cond (its 2-norm condition number),
+// or (`clustered`) half of d 1 and half 1 / cond,
 // Q a product of three random Householder reflectors, applied on both sides. In complex
 // precisions, then D (Q diag(d) Q^T) D^H with D a random unitary diagonal: Hermitian, the
 // same condition, and imaginary parts everywhere off the diagonal.
 template <typename T>
-Array<T> spd_with_condition(int64_t n, double cond, testing::Random& random) {
+Array<T> spd_with_condition(int64_t n, double cond, testing::Random& random, bool clustered = false) {
     std::vector<double> a(size_t(n * n), 0.0);
-    for (int64_t i = 0; i < n; ++i) a[size_t(i + i * n)] = n == 1 ? 1.0 : std::pow(cond, -double(i) / double(n - 1));
+    for (int64_t i = 0; i < n; ++i)
+        a[size_t(i + i * n)] = n == 1        ? 1.0
+                               : clustered ? (2 * i < n ? 1.0 : 1 / cond)
+                                           : std::pow(cond, -double(i) / double(n - 1));
     std::vector<double> v(static_cast<size_t>(n)), w(static_cast<size_t>(n));
     for (int reflector = 0; reflector < 3; ++reflector) {
         double vv = 0;

@@ -642,14 +642,18 @@ TEST(DriverPeak, GpuNamesGiveTheirFp64Peak) {
     EXPECT_EQ(driver::fp64_peak_gflops("NVIDIA H200 NVL"), 60000);
     EXPECT_TRUE(std::isnan(driver::fp64_peak_gflops("Tesla V100-SXM2-16GB")));
     driver::Options options;
+    const driver::Operation& potrf = driver::find_operation("potrf");
     const auto has = [](const std::vector<std::string>& names, const char* name) {
         return std::find(names.begin(), names.end(), name) != names.end();
     };
-    EXPECT_FALSE(has(driver::columns(options, 1, false), "peak"));
-    EXPECT_TRUE(has(driver::columns(options, 1, true), "peak"));
-    EXPECT_FALSE(has(driver::columns(options, 1, true), "vendor_peak"));
+    EXPECT_FALSE(has(driver::columns(options, potrf, 1, false), "peak"));
+    EXPECT_TRUE(has(driver::columns(options, potrf, 1, true), "peak"));
+    EXPECT_FALSE(has(driver::columns(options, potrf, 1, true), "vendor_peak"));
     options.vendor = true;
-    EXPECT_TRUE(has(driver::columns(options, 1, true), "vendor_peak"));
+    EXPECT_TRUE(has(driver::columns(options, potrf, 1, true), "vendor_peak"));
+    // The refinement's steps: a mixed-precision solve's column only.
+    EXPECT_FALSE(has(driver::columns(options, potrf, 1, false), "steps"));
+    EXPECT_TRUE(has(driver::columns(options, driver::find_operation("gesv_mixed"), 1, false), "steps"));
 }
 
 TEST(Driver, ColumnsShowWhatRan) {

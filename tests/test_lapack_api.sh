@@ -10,6 +10,7 @@
 #   gesvx, trtrs, ...; and lange, lansy or lanhe, and lantr, which their residuals call), with
 #   their error exits, singular and badly scaled matrices; and the least-squares tests
 #   (the LS path): gels through grain, its error exits, scaled and rank-deficient matrices;
+# - the mixed-precision tests (xlintstds, xlintstzc) of dsgesv, dsposv, zcgesv, zcposv;
 # - GRAIN_LAPACK_TRACE's counts: each interposed routine ran through grain, and grain's
 #   kernels reached the system's LAPACK (nested calls), never grain again;
 # - with the default GRAIN_LAPACK_MIN_N the small calls of the BLAS test go to the system
@@ -127,6 +128,26 @@ for p in $precisions; do
   calls=$(through_grain ${p}ls.log ${p}gels_)
   [ "${calls:-0}" -gt 0 ] || fail "xlintst$p: no ${p}gels_ call went through grain"
   grep "^grain_lapack: ${p}gels_" ${p}ls.log
+  # The mixed-precision drivers of the working precisions (dsgesv and dsposv; zcgesv and
+  # zcposv): LAPACK's own test and input (orders up to 132, singular and ill-conditioned
+  # matrices, error exits), every call through grain.
+  case $p in d) mixed=ds ;; z) mixed=zc ;; *) mixed= ;; esac
+  if [ -n "$mixed" ]; then
+    LD_PRELOAD="$preload" GRAIN_LAPACK_MIN_N=0 GRAIN_LAPACK_TRACE=1 GRAIN_NB=32 STARPU_SILENT=1 \
+      $lapack/xlintst$mixed < $lapack/${mixed}test.in > $mixed.out 2> $mixed.log ||
+      { tail -20 $mixed.out $mixed.log; fail "xlintst$mixed exited $?"; }
+    grep -i 'pass\|fail' $mixed.out
+    M=$(upper $mixed)
+    for r in gesv posv; do
+      R=$(upper $r)
+      grep -q "All tests for $M$R routines passed the threshold" $mixed.out || fail "xlintst$mixed: $M$R"
+      grep -q "$M$R drivers passed the tests of the error exits" $mixed.out || fail "xlintst$mixed: $M$R error exits"
+      calls=$(through_grain $mixed.log $mixed${r}_)
+      [ "${calls:-0}" -gt 0 ] || fail "xlintst$mixed: no $mixed${r}_ call went through grain"
+    done
+    ! grep -qi 'failed' $mixed.out || fail "xlintst$mixed: failures"
+    grep "^grain_lapack: $mixed" $mixed.log
+  fi
   case $p in [sd]) symmetric_norm=lansy_ ;; *) symmetric_norm=lanhe_ ;; esac  # dpot01's, zpot01's
   for s in getrf_ getrs_ gesv_ getri_ potrf_ potrs_ posv_ potri_ trtri_ lange_ lantr_ $symmetric_norm; do
     calls=$(through_grain ${p}lin.log $p$s)

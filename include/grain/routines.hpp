@@ -7,7 +7,7 @@
 // the factorization failed at global column i (1-based). Invalid arguments throw
 // grain::invalid_argument. All matrices of one call must have the same tile size.
 // The synchronous forms of potrf, potrs, posv, trtri, lauum, potri, poinv, getrf, getrs,
-// gesv, getrf_nopiv, getrs_nopiv and gesv_nopiv check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
+// gesv, getrf_nopiv, getrs_nopiv, gesv_nopiv, gesv_mixed and posv_mixed check their inputs for NaN first, as LAPACKE does (RuntimeOptions::nancheck): a NaN
 // returns -i, i the array's position in the LAPACK-layout form, inputs untouched.
 // Convenience overloads take column-major arrays (LAPACK layout), as Chameleon's
 // LAPACK-layout API does; they tile on the ladder GRAIN_SCALES ("1024,512,256") if it is
@@ -233,6 +233,31 @@ Request gesv_nopiv_async(Matrix<T>& A, Matrix<T>& B);
 template <typename T>
 int gesv_nopiv(Matrix<T>& A, Matrix<T>& B);
 
+/// Mixed precision, as LAPACK's dsgesv and zcgesv (T double or std::complex<double>): A X =
+/// B solved with A factored in single precision (getrf on a copy of A in float or
+/// std::complex<float>), X refined in T until each column's residual r passes LAPACK's
+/// test, max|r| <= sqrt(n) eps ||A||inf max|x| (eps T's unit roundoff), for at most 30
+/// steps. iter is the steps taken, or negative when it fell back to T's gesv: -2 an
+/// element of A, B or a residual overflowed single precision, -3 the single-precision
+/// factorization found a zero pivot, -31 no convergence. A is then gesv's factors, else
+/// unchanged; ipiv is the factorization's pivots, B unchanged, X of B's shape and tiles.
+/// info > 0 only when the fall-back's factorization failed (X then undefined). The
+/// asynchronous form refines on a thread of the request's: its operands and iter must not
+/// be used by another call until wait() returns.
+template <typename T>
+Request gesv_mixed_async(Matrix<T>& A, Pivots& ipiv, const Matrix<T>& B, Matrix<T>& X, int& iter);
+template <typename T>
+int gesv_mixed(Matrix<T>& A, Pivots& ipiv, const Matrix<T>& B, Matrix<T>& X, int& iter);
+
+/// The same with Cholesky, as LAPACK's dsposv and zcposv: A Hermitian positive definite
+/// (symmetric in real precision) on its uplo triangle, which is all it reads; iter -3 when
+/// the single-precision factorization found A not positive definite, and info > 0 when the
+/// fall-back's did too (potrf's info)
+template <typename T>
+Request posv_mixed_async(Uplo uplo, Matrix<T>& A, const Matrix<T>& B, Matrix<T>& X, int& iter);
+template <typename T>
+int posv_mixed(Uplo uplo, Matrix<T>& A, const Matrix<T>& B, Matrix<T>& X, int& iter);
+
 /// A norm of A (Norm::Max, One, Inf or Frobenius), as LAPACK's lange: 0 for an empty A,
 /// NaN when an element is NaN. A value, not an update: no _async form, no info.
 template <typename T>
@@ -334,6 +359,12 @@ template <typename T>
 int getri(int64_t n, T* a, int64_t lda, const int* ipiv);
 template <typename T>
 int gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb);
+template <typename T>
+int gesv_mixed(int64_t n, int64_t nrhs, T* a, int64_t lda, int* ipiv, const T* b, int64_t ldb, T* x, int64_t ldx,
+               int* iter);
+template <typename T>
+int posv_mixed(Uplo uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, const T* b, int64_t ldb, T* x, int64_t ldx,
+               int* iter);
 template <typename T>
 int getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda);
 template <typename T>

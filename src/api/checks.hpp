@@ -62,12 +62,14 @@ void require_disjoint(const char* routine, const Pivots& ipiv, const Matrix<T>& 
 // them waits for the tasks writing them.
 void require_pivots(const char* routine, const Pivots& ipiv, int64_t order);
 
-// getri's column interchanges run along rows of tiles, which a distributed matrix spreads
-// over processes: not there yet.
+// The routines not yet written for distributed matrices (getri's column interchanges run
+// along rows of tiles, which a distributed matrix spreads over processes; QR's trees; the
+// mixed-precision solves' conversions) refuse them, naming the operand.
 template <typename T>
-void require_local(const char* routine, const Matrix<T>& A) {
-    require(!A.distributed(), routine, "A", "a distributed matrix",
-            "getri runs on one process only, for now (getrf, getrs and gesv run distributed)");
+void require_local(const char* routine, const Matrix<T>& A, const char* name = "A") {
+    require(!A.distributed(), routine, name, "a distributed matrix",
+            "this routine runs on one process only, for now (getrf, getrs, gesv, potrf, potrs and posv run "
+            "distributed)");
 }
 
 // B's rows are the order of a square A, as a solve needs; B is the output.

@@ -209,7 +209,7 @@ void write_trace(CsvFile& file, size_t run, const std::vector<grain::TaskRecord>
     file.flush();
 }
 
-std::vector<std::string> columns(const Options& options, int levels, bool peak) {
+std::vector<std::string> columns(const Options& options, const Operation& operation, int levels, bool peak) {
     std::vector<std::string> names = {"op", "prec", "threads", "gpus", "m", "n", "k", "nrhs", "nb",
                                       "iter", "time", "gflops", "levels", "split"};
     for (const char* kind : {"tasks_l", "split_l"})
@@ -220,6 +220,7 @@ std::vector<std::string> columns(const Options& options, int levels, bool peak) 
     if (peak && options.vendor)
         names.insert(names.end(), {"vendor_peak", "pinned", "vendor_pageable_gflops", "vendor_resident_gflops"});
     if (options.check) names.insert(names.end(), {"residual", "status"});
+    if (operation.mixed) names.push_back("steps");
     names.push_back("info");
     return names;
 }
@@ -250,6 +251,7 @@ std::vector<std::string> row_cells(const Options& options, const Operation& oper
                                        number(res.flops / res.vendor_resident_time * 1e-9)});
     }
     if (options.check) cells.insert(cells.end(), {scientific(res.residual), ok ? "SUCCESS" : "FAILED"});
+    if (operation.mixed) cells.push_back(std::to_string(res.steps));
     cells.push_back(std::to_string(res.info));
     return cells;
 }

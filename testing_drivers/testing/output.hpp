@@ -82,10 +82,11 @@ std::unique_ptr<CsvFile> trace_file(const std::string& path);
 void write_trace(CsvFile& file, size_t run, const std::vector<grain::TaskRecord>& tasks, const grain::Statistics& s);
 
 // The table's columns: those of every run (tasks and splits per level for `levels`
-// levels), then those the options add; `peak` (GPU runs of a CUDA build) adds the rates
+// levels), then those the options add, and a mixed-precision solve's refinement steps
+// (Operation::mixed); `peak` (GPU runs of a CUDA build) adds the rates
 // as fractions of the GPUs' FP64 peak, and with --vendor whether grain's arrays were
 // --pinned and the vendor's rates from pageable arrays and on the GPU alone.
-std::vector<std::string> columns(const Options& options, int levels, bool peak);
+std::vector<std::string> columns(const Options& options, const Operation& operation, int levels, bool peak);
 
 // One run's row, iteration iter of case c, in a table of `levels` levels; ok: whether its
 // check passed; peak_gflops: the FP64 peak of one GPU, given when the columns have `peak`

@@ -71,6 +71,10 @@ std::vector<Case> cases_of(const Options& options) {
         if (__builtin_mul_overflow(count, values, &count) || count > max_values)
             throw usage_error("the lists of precisions, tile sizes and sizes " + std::string(op.name) +
                               " reads combine into more than " + std::to_string(max_values) + " cases");
+    for (char p : options.precisions)
+        if (op.mixed && p != 'd' && p != 'z')
+            throw usage_error(std::string(op.name) + " runs in precisions d and z (it factors in s and c), not " +
+                              std::string(1, p));
     std::vector<Case> cases;
     for (char p : options.precisions)
         for (const std::vector<int>& ladder : ladders)
@@ -82,10 +86,20 @@ std::vector<Case> cases_of(const Options& options) {
     return cases;
 }
 
+namespace {
+// The letter of the precision a mixed-precision solve in `precision` factors in.
+char paired(char precision) {
+    return grain::detail::with_precision(precision, [](auto zero) {
+        return grain::detail::scalar_traits<grain::detail::paired_t<decltype(zero)>>::letter;
+    });
+}
+}  // namespace
+
 void choose_scales(const Operation& operation, std::vector<Case>& cases, bool distributed) {
     for (Case& c : cases)
         if (c.scales.empty())
-            c.scales = grain::detail::choose_scales(operation.workload, std::max({c.m, c.n, c.k}), c.precision,
+            c.scales = grain::detail::choose_scales(operation.workload, std::max({c.m, c.n, c.k}),
+                                                    operation.mixed ? paired(c.precision) : c.precision,
                                                     !distributed);
 }
 

@@ -32,6 +32,7 @@ struct Result {
     double caller_cpu_seconds = 0;  // the calling thread's CPU time in grain's run: submitting
     double residual = 0;
     int info = 0;
+    int steps = 0;  // a mixed-precision solve's refinement steps (its iter, as LAPACK's)
 };
 
 struct Run {
@@ -65,6 +66,9 @@ struct Operation {
     uint64_t (*bytes)(const Options&, const Case&);
     bool takes_m, takes_k, takes_nrhs;  // which of -m, -k and --nrhs it reads
     grain::Workload workload;  // what the automatic granularity weighs it as
+    // A mixed-precision solve: it runs in d and z only, factors in s and c (on their
+    // automatic ladder), and reports its refinement steps.
+    bool mixed = false;
 };
 
 // Adds a family's operations to the table, from its file's static initialization.
