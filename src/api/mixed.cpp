@@ -102,8 +102,11 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
     const int64_t n = A.n(), nrhs = B.n();
     iter = 0;
     if (n == 0 || nrhs == 0) return 0;
-    const Matrix<L> SA(n, n, A.scales()), SX(n, nrhs, A.scales());
-    const Matrix<T> Rm(n, nrhs, A.scales());
+    // Scratch that the conversions write before anything reads it: not zeroed.
+    TileStorage<L> sa(n, n, A.scales(), false), sx(n, nrhs, A.scales(), false);
+    TileStorage<T> r(n, nrhs, A.scales(), false);
+    const Matrix<L> SA = MatrixAccess::view(sa), SX = MatrixAccess::view(sx);
+    const Matrix<T> Rm = MatrixAccess::view(r);
     int reason = 0;
     R bound = 0;
     {
@@ -122,6 +125,10 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
         const int overflow = narrowed.wait(), failed = factored.wait();
         reason = overflow ? -2 : failed ? -3 : 0;
     }
+    // Each step waits once: the correction dx (A dx = R, solved in L) and the next update
+    // run as one pipeline; an overflow of R is known once it has run (X, then garbage, is
+    // not kept).
+    Request narrowed, solved;
     for (int step = 0; reason == 0; ++step) {
         // X = X + dx (X = x0 at first) and R = B - A X, in T.
         submit(A, [&](const Context& ctx) {
@@ -129,6 +136,10 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
             algorithms::lacpy(ctx, false, B, Rm);
             s.residual(ctx, A, X, Rm);
         }).wait();
+        if (narrowed.wait() != 0) {
+            reason = -2;
+            break;
+        }
         if (refined(X, Rm, bound)) {
             iter = step;
             return 0;
@@ -137,12 +148,8 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
             reason = -(max_iterations + 1);
             break;
         }
-        // The correction dx: A dx = R, solved in L.
-        Request narrowed = submit(Rm, [&](const Context& ctx) { algorithms::lag2(ctx, true, Uplo::Lower, false, Rm, SX); });
-        Request solved = submit(SA, [&](const Context& ctx) { s.solve(ctx, SA, SX); });
-        const int overflow = narrowed.wait();
-        solved.wait();
-        if (overflow) reason = -2;
+        narrowed = submit(Rm, [&](const Context& ctx) { algorithms::lag2(ctx, true, Uplo::Lower, false, Rm, SX); });
+        solved = submit(SA, [&](const Context& ctx) { s.solve(ctx, SA, SX); });
     }
     // The fall-back: A factored in T (in place, as LAPACK's), then X solved, unless the
     // factorization failed.

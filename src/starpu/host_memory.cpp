@@ -23,8 +23,8 @@ constexpr uintptr_t simulated_base = 4096;
 }  // namespace
 
 template <typename T>
-HostMemory<T>::HostMemory(const GridShape& shape) {
-    allocate(size_t(shape.m) * size_t(shape.n) * sizeof(T));
+HostMemory<T>::HostMemory(const GridShape& shape, bool zeroed) {
+    allocate(size_t(shape.m) * size_t(shape.n) * sizeof(T), zeroed);
 }
 
 template <typename T>
@@ -53,7 +53,7 @@ HostMemory<T>::~HostMemory() {
 }
 
 template <typename T>
-void HostMemory<T>::allocate(size_t bytes) {
+void HostMemory<T>::allocate(size_t bytes, bool zeroed) {
     if (bytes == 0) return;
     if (simulated) {
         // tile() gives addresses nothing reads, but on simulated nodes SimGrid's MPI copies
@@ -74,7 +74,8 @@ void HostMemory<T>::allocate(size_t bytes) {
     void* memory = allocate_pages(bytes);
     if (memory == nullptr)
         throw runtime_error("grain::Matrix: cannot allocate " + std::to_string(bytes) + " bytes");
-    std::memset(memory, 0, bytes);
+    // Scratch is first touched by the tasks that write it, in parallel.
+    if (zeroed) std::memset(memory, 0, bytes);
     owned_ = static_cast<T*>(memory);
     // Storage of grain's own is pinned once, now, for its life (until the Runtime ends),
     // so that no routine's time pays for it; a later Runtime pins it at first use.

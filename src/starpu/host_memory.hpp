@@ -30,8 +30,9 @@ class HostMemory {
 public:
     // No memory (a lower level's grid, whose tiles are its parent's).
     HostMemory() = default;
-    // Zeroed storage of its own for the whole grid.
-    explicit HostMemory(const GridShape& shape);
+    // Storage of its own for the whole grid, zeroed unless the caller writes every tile it
+    // reads before reading it (`zeroed` false: a routine's scratch).
+    explicit HostMemory(const GridShape& shape, bool zeroed = true);
     // A user's column-major array.
     HostMemory(T* a, int64_t lda) : user_(a), lda_(lda) {}
     // Distributed: this process's tiles (local[t] for the tile at index t of the grid, as
@@ -70,7 +71,7 @@ private:
         return (user_ ? size_t(lda_) * size_t(shape.n - 1) + size_t(shape.m) : size_t(shape.m) * size_t(shape.n)) *
                sizeof(T);
     }
-    void allocate(size_t bytes);  // owned_, zeroed
+    void allocate(size_t bytes, bool zeroed = true);  // owned_
 
     T* owned_ = nullptr;
     T* user_ = nullptr;

@@ -82,8 +82,8 @@ int64_t registered_tile_handles() { return live_handles.load(); }
 int64_t live_partition_plans() { return live_plans.load(); }
 
 template <typename T>
-TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales)
-    : scales_(shared(std::move(scales))), shape_(shape_of(m, n, scales_->front())), memory_(shape_),
+TileStorage<T>::TileStorage(int64_t m, int64_t n, std::vector<int> scales, bool zeroed)
+    : scales_(shared(std::move(scales))), shape_(shape_of(m, n, scales_->front())), memory_(shape_, zeroed),
       handles_(shape_.tiles(), nullptr), children_(handles_.size()),
       writers_(std::make_unique<std::atomic<int>[]>(handles_.size())) {
     enlist_if_pinned();

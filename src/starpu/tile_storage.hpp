@@ -40,8 +40,10 @@ struct TileCut {
 template <typename T>
 class TileStorage final : public HandleOwner {
 public:
-    // The top level, with `scales` (level 0 first): owned zeroed tiles, or a user's array.
-    TileStorage(int64_t m, int64_t n, std::vector<int> scales);
+    // The top level, with `scales` (level 0 first): owned tiles, zeroed unless `zeroed` is
+    // false (a routine's scratch, each tile written before it is read: HostMemory), or a
+    // user's array.
+    TileStorage(int64_t m, int64_t n, std::vector<int> scales, bool zeroed = true);
     TileStorage(int64_t m, int64_t n, std::vector<int> scales, T* a, int64_t lda);
     // The top level of a matrix distributed over the ranks (StarPU-MPI): memory for this
     // rank's tiles only, each tile registered with its owner and tag.
