@@ -128,7 +128,7 @@ TEST(Driver, NoTileSizeRunsEveryOperationOnTheAutomaticLadder) {
     for (const char* op : {"gemm", "trsm", "syrk", "herk", "potrf", "potrs", "posv", "getrf", "getrs", "gesv",
                            "getrf_nopiv", "gesv_nopiv", "lange", "lansy", "lanhe", "lantr", "trmm", "symm", "hemm", "syr2k",
                            "her2k", "trtri", "lauum", "potri", "poinv", "getri", "geqrf", "gelqf", "unmqr", "ungqr",
-                           "gels"}) {
+                           "gels", "gesv_mixed", "posv_mixed"}) {
         SCOPED_TRACE(op);
         const Output o = run(std::string("-o ") + op + " -n 150,600 -p d,z --nrhs 2 --check -t 2");
         EXPECT_EQ(o.exit_code, 0) << o.out;
@@ -144,6 +144,31 @@ TEST(Driver, NoTileSizeRunsEveryOperationOnTheAutomaticLadder) {
             EXPECT_LE(nb, n);
             EXPECT_EQ(rows[i][column("levels")], "1");
             EXPECT_EQ(rows[i][column("status")], "SUCCESS");
+        }
+    }
+}
+
+// The mixed-precision solves: in d and z only (a usage error otherwise), their refinement's
+// steps in a column of their own, checked by the backward error.
+TEST(Driver, MixedSolvesReportTheirSteps) {
+    const Output refused = run("-o gesv_mixed -p d,s -n 100");
+    EXPECT_EQ(refused.exit_code, 2) << refused.out;
+    EXPECT_NE(refused.out.find("runs in precisions d and z"), std::string::npos) << refused.out;
+    for (const char* op : {"gesv_mixed", "posv_mixed"}) {
+        SCOPED_TRACE(op);
+        const Output o = run(std::string("-o ") + op + " -n 200 -b 64 -p d,z --nrhs 2 --check --vendor -t 2");
+        EXPECT_EQ(o.exit_code, 0) << o.out;
+        const auto rows = table(o.out);
+        ASSERT_EQ(rows.size(), 3u) << o.out;
+        const auto column = [&](const char* name) {
+            return size_t(std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin());
+        };
+        ASSERT_LT(column("steps"), rows[0].size());
+        for (size_t i = 1; i < rows.size(); ++i) {
+            EXPECT_EQ(rows[i][column("status")], "SUCCESS");
+            EXPECT_GE(std::stoi(rows[i][column("steps")]), 1);  // a single-precision solve refined
+            EXPECT_LE(std::stoi(rows[i][column("steps")]), 30);
+            EXPECT_GT(std::stod(rows[i][column("vendor_time")]), 0.0);
         }
     }
 }
