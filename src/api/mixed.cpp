@@ -20,7 +20,6 @@ using namespace detail;
 // LU with partial pivoting, its pivots in `pivots`, in either precision.
 struct Lu {
     PivotBlocks pivots;
-    static constexpr Workload workload = Workload::PivotedLu;
     template <typename U>
     void factor(const Context& ctx, const Matrix<U>& A) const { algorithms::getrf(ctx, A, pivots); }
     template <typename U>
@@ -42,7 +41,6 @@ struct Lu {
 // Cholesky on A's uplo triangle, in either precision.
 struct Cholesky {
     Uplo triangle;
-    static constexpr Workload workload = Workload::Cholesky;
     template <typename U>
     void factor(const Context& ctx, const Matrix<U>& A) const { algorithms::potrf(ctx, triangle, A); }
     template <typename U>
