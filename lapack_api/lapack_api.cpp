@@ -126,19 +126,6 @@ void gesv(Counter& c, S system, const int* n, const int* nrhs, T* a, const int* 
     dispatch(c, valid, *n, info, [&] { return grain::gesv(*n, *nrhs, a, *lda, ipiv, b, *ldb); }, system);
 }
 
-// dsgesv and zcgesv, dsposv and zcposv (`uplo` not null): the mixed-precision solves; LAPACK's
-// workspaces (work, swork, rwork) are not used, grain's tiles are its own.
-template <typename T, typename S>
-void mixed(Counter& c, S system, const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, int* ipiv,
-           const T* b, const int* ldb, T* x, const int* ldx, int* iter, int* info) {
-    const bool valid = (!uplo || one_of(*uplo, "LU")) && *n >= 0 && *nrhs >= 0 && at_least(*lda, *n) &&
-                       at_least(*ldb, *n) && at_least(*ldx, *n);
-    dispatch(c, valid, *n, info, [&] {
-        return uplo ? grain::posv_mixed(Uplo(up(*uplo)), *n, *nrhs, a, *lda, b, *ldb, x, *ldx, iter)
-                    : grain::gesv_mixed(*n, *nrhs, a, *lda, ipiv, b, *ldb, x, *ldx, iter);
-    }, system);
-}
-
 // Whether an m x n array's largest magnitude lies in [low, high], or is zero where `zero`
 // allows it (a NaN or an infinity never does).
 template <typename T>
@@ -290,28 +277,19 @@ real_type<T> norm(Counter& c, S system, bool hermitian, const char* norm, const 
 
 // ---- the symbols: one line each maps a Fortran name to the routine above ----
 
-// This symbol's counter, and its next definition (the system's), looked up once.
-#define GRAIN_COUNTER(sym) []() -> grain::lapack_api::Counter& { \
-        static grain::lapack_api::Counter& c = grain::lapack_api::Counters::get().add(#sym); return c; }()
-#define GRAIN_NEXT(sym) grain::lapack_api::next<decltype(&sym)>(#sym)
-// Forwards the call, hidden lengths included, to the system's definition.
-#define GRAIN_SYSTEM(sym, ...) [&] { static const auto f = GRAIN_NEXT(sym); f(__VA_ARGS__); }
-
-using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and later)
-
 #define GRAIN_LAPACK_SYMBOLS(T, p)                                                                                    \
-    extern "C" void p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size l1) {            \
+    extern "C" void p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, fortran_length l1) {            \
         grain::lapack_api::potrf(GRAIN_COUNTER(p##potrf_), GRAIN_SYSTEM(p##potrf_, uplo, n, a, lda, info, l1), uplo, \
                                  n, a, lda, info);                                                                    \
     }                                                                                                                 \
     extern "C" void p##potrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda, T* b,      \
-                              const int* ldb, int* info, size l1) {                                                   \
+                              const int* ldb, int* info, fortran_length l1) {                                                   \
         grain::lapack_api::cholesky_solve(GRAIN_COUNTER(p##potrs_),                                                   \
                                           GRAIN_SYSTEM(p##potrs_, uplo, n, nrhs, a, lda, b, ldb, info, l1), false,    \
                                           uplo, n, nrhs, const_cast<T*>(a), lda, b, ldb, info);                       \
     }                                                                                                                 \
     extern "C" void p##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b,            \
-                             const int* ldb, int* info, size l1) {                                                    \
+                             const int* ldb, int* info, fortran_length l1) {                                                    \
         grain::lapack_api::cholesky_solve(GRAIN_COUNTER(p##posv_),                                                    \
                                           GRAIN_SYSTEM(p##posv_, uplo, n, nrhs, a, lda, b, ldb, info, l1), true,      \
                                           uplo, n, nrhs, a, lda, b, ldb, info);                                       \
@@ -326,7 +304,7 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
                                  n, a, lda, ipiv, lwork, info);                                                       \
     }                                                                                                                 \
     extern "C" void p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,          \
-                              const int* ipiv, T* b, const int* ldb, int* info, size l1) {                            \
+                              const int* ipiv, T* b, const int* ldb, int* info, fortran_length l1) {                            \
         grain::lapack_api::getrs(GRAIN_COUNTER(p##getrs_),                                                            \
                                  GRAIN_SYSTEM(p##getrs_, trans, n, nrhs, a, lda, ipiv, b, ldb, info, l1), trans, n,  \
                                  nrhs, a, lda, ipiv, b, ldb, info);                                                   \
@@ -337,51 +315,51 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
                                 n, nrhs, a, lda, ipiv, b, ldb, info);                                                 \
     }                                                                                                                 \
     extern "C" void p##gels_(const char* trans, const int* m, const int* n, const int* nrhs, T* a, const int* lda,  \
-                             T* b, const int* ldb, T* work, const int* lwork, int* info, size l1) {                   \
+                             T* b, const int* ldb, T* work, const int* lwork, int* info, fortran_length l1) {                   \
         grain::lapack_api::gels(GRAIN_COUNTER(p##gels_),                                                              \
                                 GRAIN_SYSTEM(p##gels_, trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info, l1),     \
                                 trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info);                                \
     }                                                                                                                 \
     extern "C" void p##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,              \
                              const T* alpha, const T* a, const int* lda, const T* b, const int* ldb, const T* beta,   \
-                             T* c, const int* ldc, size l1, size l2) {                                                \
+                             T* c, const int* ldc, fortran_length l1, fortran_length l2) {                                                \
         grain::lapack_api::gemm(GRAIN_COUNTER(p##gemm_),                                                              \
                                 GRAIN_SYSTEM(p##gemm_, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), \
                                 ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                                \
     }                                                                                                                 \
     extern "C" void p##trsm_(const char* side, const char* uplo, const char* ta, const char* diag, const int* m,     \
-                             const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb, size l1, \
-                             size l2, size l3, size l4) {                                                             \
+                             const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb, fortran_length l1, \
+                             fortran_length l2, fortran_length l3, fortran_length l4) {                                                             \
         grain::lapack_api::triangular(                                                                                \
             GRAIN_COUNTER(p##trsm_),                                                                                  \
             GRAIN_SYSTEM(p##trsm_, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4), false, side,  \
             uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                                             \
     }                                                                                                                 \
     extern "C" void p##trmm_(const char* side, const char* uplo, const char* ta, const char* diag, const int* m,     \
-                             const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb, size l1, \
-                             size l2, size l3, size l4) {                                                             \
+                             const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb, fortran_length l1, \
+                             fortran_length l2, fortran_length l3, fortran_length l4) {                                                             \
         grain::lapack_api::triangular(                                                                                \
             GRAIN_COUNTER(p##trmm_),                                                                                  \
             GRAIN_SYSTEM(p##trmm_, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4), true, side,   \
             uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                                             \
     }                                                                                                                 \
     extern "C" void p##trtri_(const char* uplo, const char* diag, const int* n, T* a, const int* lda, int* info,     \
-                              size l1, size l2) {                                                                     \
+                              fortran_length l1, fortran_length l2) {                                                                     \
         grain::lapack_api::inverse(GRAIN_COUNTER(p##trtri_),                                                          \
                                    GRAIN_SYSTEM(p##trtri_, uplo, diag, n, a, lda, info, l1, l2), false, uplo, diag,   \
                                    n, a, lda, info);                                                                  \
     }                                                                                                                 \
-    extern "C" void p##potri_(const char* uplo, const int* n, T* a, const int* lda, int* info, size l1) {            \
+    extern "C" void p##potri_(const char* uplo, const int* n, T* a, const int* lda, int* info, fortran_length l1) {            \
         grain::lapack_api::inverse(GRAIN_COUNTER(p##potri_), GRAIN_SYSTEM(p##potri_, uplo, n, a, lda, info, l1),     \
                                    true, uplo, "N", n, a, lda, info);                                                 \
     }                                                                                                                 \
-    extern "C" void p##lauum_(const char* uplo, const int* n, T* a, const int* lda, int* info, size l1) {            \
+    extern "C" void p##lauum_(const char* uplo, const int* n, T* a, const int* lda, int* info, fortran_length l1) {            \
         grain::lapack_api::lauum(GRAIN_COUNTER(p##lauum_), GRAIN_SYSTEM(p##lauum_, uplo, n, a, lda, info, l1), uplo, \
                                  n, a, lda, info);                                                                    \
     }                                                                                                                 \
     extern "C" void p##symm_(const char* side, const char* uplo, const int* m, const int* n, const T* alpha,       \
                              const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,            \
-                             const int* ldc, size l1, size l2) {                                                     \
+                             const int* ldc, fortran_length l1, fortran_length l2) {                                                     \
         grain::lapack_api::symmetric(                                                                                 \
             GRAIN_COUNTER(p##symm_),                                                                                  \
             GRAIN_SYSTEM(p##symm_, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), false, side, uplo, \
@@ -389,14 +367,14 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
     }                                                                                                                 \
     extern "C" void p##syr2k_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,      \
                               const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,           \
-                              const int* ldc, size l1, size l2) {                                                    \
+                              const int* ldc, fortran_length l1, fortran_length l2) {                                                    \
         grain::lapack_api::rank_2k(                                                                                   \
             GRAIN_COUNTER(p##syr2k_),                                                                                 \
             GRAIN_SYSTEM(p##syr2k_, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), uplo, trans, n,  \
             k, alpha, a, lda, b, ldb, beta, c, ldc);                                                                  \
     }                                                                                                                 \
     extern "C" void p##syrk_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,       \
-                             const T* a, const int* lda, const T* beta, T* c, const int* ldc, size l1, size l2) {    \
+                             const T* a, const int* lda, const T* beta, T* c, const int* ldc, fortran_length l1, fortran_length l2) {    \
         grain::lapack_api::rank_k(GRAIN_COUNTER(p##syrk_),                                                            \
                                   GRAIN_SYSTEM(p##syrk_, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, l1, l2),    \
                                   false, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                             \
@@ -406,7 +384,7 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
 #define GRAIN_HERK_SYMBOL(T, p)                                                                                       \
     extern "C" void p##herk_(const char* uplo, const char* trans, const int* n, const int* k,                        \
                              const grain::real_type<T>* alpha, const T* a, const int* lda,                           \
-                             const grain::real_type<T>* beta, T* c, const int* ldc, size l1, size l2) {             \
+                             const grain::real_type<T>* beta, T* c, const int* ldc, fortran_length l1, fortran_length l2) {             \
         grain::lapack_api::rank_k(GRAIN_COUNTER(p##herk_),                                                            \
                                   GRAIN_SYSTEM(p##herk_, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, l1, l2),    \
                                   true, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                              \
@@ -416,7 +394,7 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
 #define GRAIN_HERMITIAN_SYMBOLS(T, p)                                                                                 \
     extern "C" void p##hemm_(const char* side, const char* uplo, const int* m, const int* n, const T* alpha,       \
                              const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,            \
-                             const int* ldc, size l1, size l2) {                                                     \
+                             const int* ldc, fortran_length l1, fortran_length l2) {                                                     \
         grain::lapack_api::symmetric(                                                                                 \
             GRAIN_COUNTER(p##hemm_),                                                                                  \
             GRAIN_SYSTEM(p##hemm_, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), true, side, uplo,  \
@@ -424,7 +402,7 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
     }                                                                                                                 \
     extern "C" void p##her2k_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,      \
                               const T* a, const int* lda, const T* b, const int* ldb,                                \
-                              const grain::real_type<T>* beta, T* c, const int* ldc, size l1, size l2) {             \
+                              const grain::real_type<T>* beta, T* c, const int* ldc, fortran_length l1, fortran_length l2) {             \
         grain::lapack_api::rank_2k(                                                                                   \
             GRAIN_COUNTER(p##her2k_),                                                                                 \
             GRAIN_SYSTEM(p##her2k_, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2), uplo, trans, n,  \
@@ -435,7 +413,7 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
 // (complex only: in real precisions LAPACK has lansy) share a signature.
 #define GRAIN_SYMMETRIC_NORM_SYMBOL(T, p, name, hermitian)                                                       \
     extern "C" grain::real_type<T> p##name##_(const char* norm, const char* uplo, const int* n, const T* a,        \
-                                              const int* lda, grain::real_type<T>* work, size l1, size l2) {       \
+                                              const int* lda, grain::real_type<T>* work, fortran_length l1, fortran_length l2) {       \
         return grain::lapack_api::norm(GRAIN_COUNTER(p##name##_), [&] {                                             \
             static const auto f = GRAIN_NEXT(p##name##_);                                                           \
             return f(norm, uplo, n, a, lda, work, l1, l2);                                                          \
@@ -443,7 +421,7 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
     }
 #define GRAIN_NORM_SYMBOLS(T, p)                                                                                   \
     extern "C" grain::real_type<T> p##lange_(const char* norm, const int* m, const int* n, const T* a,              \
-                                             const int* lda, grain::real_type<T>* work, size l1) {                  \
+                                             const int* lda, grain::real_type<T>* work, fortran_length l1) {                  \
         return grain::lapack_api::norm(GRAIN_COUNTER(p##lange_), [&] {                                               \
             static const auto f = GRAIN_NEXT(p##lange_);                                                             \
             return f(norm, m, n, a, lda, work, l1);                                                                  \
@@ -452,40 +430,17 @@ using size = std::size_t;  // a hidden Fortran string length (gfortran 8 and lat
     GRAIN_SYMMETRIC_NORM_SYMBOL(T, p, lansy, false)                                                                  \
     extern "C" grain::real_type<T> p##lantr_(const char* norm, const char* uplo, const char* diag, const int* m,    \
                                              const int* n, const T* a, const int* lda, grain::real_type<T>* work,   \
-                                             size l1, size l2, size l3) {                                           \
+                                             fortran_length l1, fortran_length l2, fortran_length l3) {                                           \
         return grain::lapack_api::norm(GRAIN_COUNTER(p##lantr_), [&] {                                               \
             static const auto f = GRAIN_NEXT(p##lantr_);                                                             \
             return f(norm, uplo, diag, m, n, a, lda, work, l1, l2, l3);                                              \
         }, false, norm, uplo, diag, m, n, a, lda);                                                                   \
     }
-// The mixed-precision solves, in LAPACK's two pairs (zc's take a real workspace more).
-#define GRAIN_MIXED_SYMBOLS(T, p, R, RWORK)                                                                           \
-    extern "C" void p##gesv_(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, const int* ldb, \
-                             T* x, const int* ldx, T* work, R* swork, RWORK##_PARAM int* iter, int* info) {            \
-        grain::lapack_api::mixed(GRAIN_COUNTER(p##gesv_),                                                            \
-                                 GRAIN_SYSTEM(p##gesv_, n, nrhs, a, lda, ipiv, b, ldb, x, ldx, work, swork,          \
-                                              RWORK##_ARG iter, info),                                    \
-                                 nullptr, n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter, info);                         \
-    }                                                                                                                \
-    extern "C" void p##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b,           \
-                             const int* ldb, T* x, const int* ldx, T* work, R* swork, RWORK##_PARAM int* iter,          \
-                             int* info, size l1) {                                                                    \
-        grain::lapack_api::mixed(GRAIN_COUNTER(p##posv_),                                                            \
-                                 GRAIN_SYSTEM(p##posv_, uplo, n, nrhs, a, lda, b, ldb, x, ldx, work, swork,          \
-                                              RWORK##_ARG iter, info, l1),                                \
-                                 uplo, n, nrhs, a, lda, nullptr, b, ldb, x, ldx, iter, info);                         \
-    }
-#define GRAIN_NO_RWORK_PARAM
-#define GRAIN_NO_RWORK_ARG
-#define GRAIN_RWORK_PARAM double* rwork,
-#define GRAIN_RWORK_ARG rwork,
-
 GRAIN_LAPACK_SYMBOLS(float, s)
 GRAIN_LAPACK_SYMBOLS(double, d)
 GRAIN_LAPACK_SYMBOLS(std::complex<float>, c)
 GRAIN_LAPACK_SYMBOLS(std::complex<double>, z)
-GRAIN_MIXED_SYMBOLS(double, ds, float, GRAIN_NO_RWORK)
-GRAIN_MIXED_SYMBOLS(std::complex<double>, zc, std::complex<float>, GRAIN_RWORK)
+
 GRAIN_HERK_SYMBOL(std::complex<float>, c)
 GRAIN_HERK_SYMBOL(std::complex<double>, z)
 GRAIN_HERMITIAN_SYMBOLS(std::complex<float>, c)

@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -118,3 +119,14 @@ template <typename T>
 constexpr bool is_complex = !std::is_same_v<T, real_type<T>>;
 
 }  // namespace grain::lapack_api
+
+// ---- for the files that define the symbols ----
+
+// This symbol's counter, and its next definition (the system's), looked up once.
+#define GRAIN_COUNTER(sym) []() -> grain::lapack_api::Counter& { \
+        static grain::lapack_api::Counter& c = grain::lapack_api::Counters::get().add(#sym); return c; }()
+#define GRAIN_NEXT(sym) grain::lapack_api::next<decltype(&sym)>(#sym)
+// Forwards the call, hidden lengths included, to the system's definition.
+#define GRAIN_SYSTEM(sym, ...) [&] { static const auto f = GRAIN_NEXT(sym); f(__VA_ARGS__); }
+
+using fortran_length = std::size_t;  // a hidden Fortran string length (gfortran 8 and later)
