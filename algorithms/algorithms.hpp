@@ -73,11 +73,12 @@ template <typename T>
 void scale(const Context& ctx, bool whole, Uplo uplo, T alpha, const Matrix<T>& C, bool hermitian = false);
 template <typename T>
 void getrs_nopiv(const Context& ctx, const Matrix<T>& A, const Matrix<T>& B);
-// B = A in B's precision, A's paired one (scalar_traits::paired), or B += A (`add`), on
-// the whole of A or (not `whole`) its uplo triangle; A and B have the same tiles. A
-// conversion that narrows reports info 1 where an element overflows.
+// B = 2^exponent A in B's precision, A's paired one (scalar_traits::paired), or B +=
+// 2^exponent A (`add`), on the whole of A or (not `whole`) its uplo triangle; A and B have the same
+// tiles. A conversion that narrows reports info 1 where an element overflows.
 template <typename T>
-void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, const Matrix<T>& A, const Matrix<paired_t<T>>& B);
+void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, int exponent, const Matrix<T>& A,
+          const Matrix<paired_t<T>>& B);
 // LU with partial pivoting, its pivots in blocks of A.nb() (one per step).
 template <typename T>
 void getrf(const Context& ctx, const Matrix<T>& A, const detail::PivotBlocks& ipiv);

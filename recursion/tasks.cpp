@@ -472,7 +472,8 @@ void trzero(const Context& ctx, Tile<T> A, int priority) {
 // Its tiles are of two precisions, which no other task has: counted, or decided (which
 // counts it; it never splits) and inserted, on this process's tiles only.
 template <typename T>
-void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, Tile<T> A, Tile<paired_t<T>> B, int priority) {
+void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, int exponent, Tile<T> A, Tile<paired_t<T>> B,
+          int priority) {
     if (ctx.counting) {
         ++ctx.counting->tasks[size_t(Kernel::Lag2)];
         ctx.counting->tile_tasks[size_t(Kernel::Lag2)] += 1;
@@ -484,7 +485,7 @@ void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, Tile<T> A, Tile<p
     prepare_access(A, false, false);
     prepare_access(B, true, false);
     TileArgs<T> args;
-    args.whole_tile = whole, args.uplo = uplo, args.beta = add ? T(1) : T(0);
+    args.whole_tile = whole, args.uplo = uplo, args.exponent = exponent, args.beta = add ? T(1) : T(0);
     const starpu_data_handle_t handles[] = {A.use(), B.use()};
     insert(ctx, Kernel::Lag2, args, B, handles, 2, global_priority(ctx, B, priority));
 }
@@ -532,7 +533,7 @@ void pivots_everywhere(const Context& ctx, const PivotBlocks& pivots) {
     template void lacpy<T>(const Context&, bool, Tile<T>, Tile<T>, int);                               \
     template void laset<T>(const Context&, T, Tile<T>, int);                                           \
     template void trzero<T>(const Context&, Tile<T>, int);                                             \
-    template void lag2<T>(const Context&, bool, Uplo, bool, Tile<T>, Tile<paired_t<T>>, int);          \
+    template void lag2<T>(const Context&, bool, Uplo, bool, int, Tile<T>, Tile<paired_t<T>>, int);          \
     template void own_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, int);                \
     template void own_mqrt<T>(const Context&, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, int); \
     template void pair_qrt<T>(const Context&, bool, bool, starpu_data_handle_t, Tile<T>, Tile<T>, int); \

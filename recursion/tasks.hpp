@@ -193,11 +193,12 @@ template <typename T>
 void laset(const Context& ctx, T diagonal, Tile<T> B, int priority);
 template <typename T>
 void trzero(const Context& ctx, Tile<T> A, int priority);
-// B = A in B's precision, A's paired one (scalar_traits::paired), or B += A (`add`); only
-// the uplo triangle where not `whole`. A narrowing conversion reports info 1 where an
-// element overflows (the kernel table's lag2). It never splits.
+// B = 2^exponent A in B's precision, A's paired one (scalar_traits::paired), or B +=
+// 2^exponent A (`add`); only the uplo triangle where not `whole`. A narrowing conversion reports info 1
+// where an element overflows (the kernel table's lag2). It never splits.
 template <typename T>
-void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, Tile<T> A, Tile<paired_t<T>> B, int priority);
+void lag2(const Context& ctx, bool whole, Uplo uplo, bool add, int exponent, Tile<T> A, Tile<paired_t<T>> B,
+          int priority);
 
 // QR's tile kernels, or LQ's (`lq`: the same on the conjugate transpose, rows for
 // columns); `factor` is the T of the block reflector the kernel writes or applies (a

@@ -191,6 +191,41 @@ TYPED_TEST(CudaKernels, MatchCpuKernels) {
     }
 }
 
+// RuntimeOptions::gpu_math: a single-precision gemm on the GPU is IEEE under fp32, and under
+// tf32, bf16 and fp16 rounds its inputs to that format (an error above IEEE's, within the
+// format's bound 2 u k max|a| max|b|); double precisions are IEEE under every setting.
+TYPED_TEST(CudaKernels, GpuMathRoundsSingleProducts) {
+    using T = TypeParam;
+    GRAIN_NEED_GPU();
+    const int cpu = worker_of(STARPU_CPU_WORKER), gpu = worker_of(STARPU_CUDA_WORKER);
+    const int m = 64, n = 48, k = 256;
+    TileArgs<T> args;
+    args.alpha = T(1), args.beta = T(0);
+    const Array<T> a = random_array<T>(m, k, Kind::General, rng()), b = random_array<T>(k, n, Kind::General, rng());
+    Array<T> ca = a, cb = b, reference(m, n);
+    EXPECT_EQ(run_on(cpu, Kernel::Gemm, args, {&ca, &cb, &reference}), 0);
+    const auto error = [&](const char* math) {
+        test_runtime().set_gpu_math(math);
+        Array<T> ga = a, gb = b, c(m, n);
+        EXPECT_EQ(run_on(gpu, Kernel::Gemm, args, {&ga, &gb, &c}), 0);
+        test_runtime().set_gpu_math("fp32");
+        return max_difference(reference, c);
+    };
+    const double ieee = error("fp32"), largest = k;  // |a| |b| <= 1/2: their parts are in [-0.5, 0.5)
+    EXPECT_LE(ieee, largest * 2 * double(std::numeric_limits<real_t<T>>::epsilon()));
+    // Each format's unit roundoff: 10, 7 and 10 bits after the point.
+    for (auto [math, u] : {std::pair{"tf32", 0x1p-11}, {"bf16", 0x1p-8}, {"fp16", 0x1p-11}}) {
+        SCOPED_TRACE(math);
+        const double d = error(math);
+        if constexpr (std::is_same_v<real_t<T>, float>) {
+            EXPECT_GT(d, 2 * ieee) << "the inputs were not rounded";
+            EXPECT_LE(d, 2 * u * largest);
+        } else {
+            EXPECT_EQ(d, ieee);
+        }
+    }
+}
+
 // cuSOLVER's info reaches the request as the global column, as on CPU.
 TYPED_TEST(CudaKernels, FactorizationInfo) {
     using T = TypeParam;

@@ -39,6 +39,7 @@ const std::map<std::string, std::vector<std::string>> variables = {
     {"GRAIN_CPU_TILE_LIMIT", {"0", "64"}},
     {"GRAIN_NOPENCL", {"0"}},
     {"GRAIN_NANCHECK", {"0", "1"}},
+    {"GRAIN_GPU_MATH", {"fp32", "tf32", "bf16", "fp16"}},
     {"GRAIN_MPI", {"0"}},
     {"GRAIN_SCHED", {"prio", "eager", "dmdar", "darts", "darts-lru", "lws"}},
     {"GRAIN_SPLIT", {"none", "all", "lp", "depth:1", "random:0.5:3"}},

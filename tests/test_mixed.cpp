@@ -137,6 +137,41 @@ TYPED_TEST(Mixed, OverflowInSinglePrecisionFallsBack) {
     EXPECT_EQ(upper.iter, -2);
 }
 
+// Where the GPUs' products round to FP16 (RuntimeOptions::gpu_math), the solvers scale A
+// and each right side by powers of two near 1 before narrowing, which the cores see too
+// (they compute in IEEE single whatever the setting): a matrix beyond single's range
+// (iter -2 unscaled) and right sides below its normal range then refine as any other.
+TYPED_TEST(Mixed, Fp16MathScalesIntoSinglesRange) {
+    using T = TypeParam;
+    struct Math {  // the setting for this test only
+        explicit Math(const char* m) { test_runtime().set_gpu_math(m); }
+        ~Math() { test_runtime().set_gpu_math("fp32"); }
+    };
+    const int64_t n = 40;
+    const Array<T> A = random_array<T>(n, n, Kind::General, rng()), P = spd_with_condition<T>(n, 10, rng());
+    const Array<T> B = random_array<T>(n, 2, Kind::General, rng());
+    const auto times = [](Array<T> M, int exponent) {
+        for (T& e : M.a) e *= std::ldexp(1.0, exponent);
+        return M;
+    };
+    const Array<T> huge_a = times(A, 130), huge_p = times(P, 130);  // beyond float's 3.4e38
+    const Array<T> tiny = times(B, -140);  // below float's smallest normal, 1.2e-38
+    EXPECT_EQ(solve(false, Uplo::Lower, huge_a, B).iter, -2);
+    EXPECT_EQ(solve(true, Uplo::Lower, huge_p, B).iter, -2);
+    const Math fp16("fp16");
+    for (bool cholesky : {false, true})
+        for (bool huge : {true, false}) {
+            SCOPED_TRACE(::testing::Message() << "cholesky=" << cholesky << " huge=" << huge);
+            const Array<T>& M = huge ? (cholesky ? huge_p : huge_a) : (cholesky ? P : A);
+            const Array<T>& R = huge ? B : tiny;
+            const Solved<T> s = solve(cholesky, Uplo::Lower, M, R);
+            EXPECT_EQ(s.info, 0);
+            EXPECT_GE(s.iter, 1) << "not refined from single precision";
+            EXPECT_LE(s.iter, 5) << "scaled systems refine as unscaled ones do";
+            EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, M, s.X, T(1), R), 1);
+        }
+}
+
 // Singular (gesv) and not positive definite (posv) matrices: single precision fails
 // (iter -3), then double's factorization, whose info is LAPACK's.
 TYPED_TEST(Mixed, FailedFactorizationsReportLapacksInfo) {

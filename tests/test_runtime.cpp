@@ -352,6 +352,39 @@ TEST(Runtime, CpuTileLimitFollowsItsSettingAndBindsOnlyWithGpus) {
     EXPECT_FALSE(Runtime::active());
 }
 
+// RuntimeOptions::gpu_math: fp32 by default, else GRAIN_GPU_MATH, the option winning over
+// it, changeable between calls; any other name is refused, the variable's by its name.
+TEST(Runtime, GpuMathFollowsItsSetting) {
+    EXPECT_EQ(Runtime().gpu_math(), "fp32");
+    ::setenv("GRAIN_GPU_MATH", "bf16", 1);
+    {
+        Runtime runtime;
+        EXPECT_EQ(runtime.gpu_math(), "bf16");
+        runtime.set_gpu_math("fp16");
+        EXPECT_EQ(runtime.gpu_math(), "fp16");
+        EXPECT_THROW(runtime.set_gpu_math("fp64"), grain::invalid_argument);
+        EXPECT_EQ(runtime.gpu_math(), "fp16");
+    }
+    {
+        RuntimeOptions options;
+        options.gpu_math = "tf32";
+        EXPECT_EQ(Runtime(options).gpu_math(), "tf32");
+    }
+    ::setenv("GRAIN_GPU_MATH", "half", 1);
+    try {
+        Runtime runtime;
+        ADD_FAILURE() << "GRAIN_GPU_MATH=half was accepted";
+    } catch (const grain::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("GRAIN_GPU_MATH"), std::string::npos) << e.what();
+    }
+    ::unsetenv("GRAIN_GPU_MATH");
+    RuntimeOptions bad;
+    bad.gpu_math = "FP32";
+    EXPECT_THROW(Runtime{bad}, grain::invalid_argument);
+    EXPECT_EQ(Runtime().gpu_math(), "fp32");  // nothing of the last Runtime's setting stays
+    EXPECT_FALSE(Runtime::active());
+}
+
 // A scheduler name neither StarPU nor grain has is refused, from the option or from a
 // variable, listing the valid names, before StarPU starts (which would warn and run its
 // default policy instead).

@@ -57,6 +57,14 @@ struct RuntimeOptions {
     /// build with it (GRAIN_USE_MPI); 0 does not, and makes no MPI call. -1: GRAIN_MPI,
     /// else 1 when an MPI launcher (mpirun) started the process and the build has it.
     int distributed = -1;
+    /// The GPUs' arithmetic in products of single-precision tiles (gemm on float and
+    /// complex<float>): "fp32" (IEEE single), or through tensor cores, inputs rounded to
+    /// "tf32", "bf16" or "fp16" and sums kept in single (cuBLAS's compute types). Faster,
+    /// and less accurate: meant for the low-precision factorization of gesv_mixed and
+    /// posv_mixed, which refine to double accuracy where it converges, and under "fp16"
+    /// scale A and each residual by powers of two into FP16's range. Cores compute in
+    /// IEEE single whatever it says. Empty: GRAIN_GPU_MATH, else "fp32".
+    std::string gpu_math;
 };
 
 namespace detail {
@@ -94,6 +102,9 @@ public:
     /// The NaN check (RuntimeOptions::nancheck), changeable between routine calls.
     void set_nancheck(bool on);
     bool nancheck() const;
+    /// RuntimeOptions::gpu_math, changeable between routine calls.
+    void set_gpu_math(const std::string& math);
+    std::string gpu_math() const;
     /// RuntimeOptions::cpu_tile_limit as resolved (0: no limit).
     int cpu_tile_limit() const;
 

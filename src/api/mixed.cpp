@@ -1,12 +1,14 @@
 // Mixed-precision solves: gesv_mixed and posv_mixed (LAPACK's dsgesv and dsposv, zcgesv and
 // zcposv). A copy of A in the paired lower precision is factored and X refined in T, as
 // LAPACK's routines do: one refinement for both, over what each factors with.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "call.hpp"
 #include "layout_call.hpp"
 #include "src/base/simulation.hpp"
+#include "src/starpu/codelets.hpp"  // gpu_math
 #include "src/starpu/pivot_storage.hpp"
 
 namespace grain {
@@ -32,7 +34,7 @@ struct Lu {
         algorithms::gemm(ctx, Op::NoTrans, Op::NoTrans, T(-1), A, X, T(1), R);
     }
     template <typename T>
-    real_type<T> norm(const Matrix<T>& A) const { return lange(Norm::Inf, A); }
+    real_type<T> norm(Norm which, const Matrix<T>& A) const { return lange(which, A); }
     // What of A the solve reads, and the conversion copies.
     bool whole() const { return true; }
     Uplo uplo() const { return Uplo::Lower; }
@@ -53,7 +55,7 @@ struct Cholesky {
         algorithms::symm(ctx, scalar_traits<T>::is_complex, Side::Left, triangle, T(-1), A, X, T(1), R);
     }
     template <typename T>
-    real_type<T> norm(const Matrix<T>& A) const { return lanhe(Norm::Inf, triangle, A); }
+    real_type<T> norm(Norm which, const Matrix<T>& A) const { return lanhe(which, triangle, A); }
     bool whole() const { return false; }
     Uplo uplo() const { return triangle; }
 };
@@ -61,11 +63,18 @@ struct Cholesky {
 // The most refinement steps before the fall-back, as LAPACK's ITERMAX.
 constexpr int max_iterations = 30;
 
-// Whether every column of X is refined: its residual's largest element (LAPACK's
-// |re| + |im| in complex precisions) at most `bound` times X's. A NaN never passes.
+// What a step's residual says: whether every column of X is refined, its residual's
+// largest element (LAPACK's |re| + |im| in complex precisions) at most `bound` times X's,
+// and the largest of them all. A NaN never passes.
+template <typename R>
+struct Residual {
+    bool refined;
+    R largest;
+};
+
 template <typename T>
-bool refined(const Matrix<T>& X, const Matrix<T>& R, real_type<T> bound) {
-    if (simulated) return true;  // no values to read: one step is what the run times
+Residual<real_type<T>> residual(const Matrix<T>& X, const Matrix<T>& R, real_type<T> bound) {
+    if (simulated) return {true, 0};  // no values to read: one step is what the run times
     const int64_t n = X.m(), nrhs = X.n(), ld = std::max<int64_t>(n, 1);
     std::vector<T> x(size_t(ld * nrhs)), r(size_t(ld * nrhs));
     X.to_lapack(x.data(), ld);
@@ -83,9 +92,25 @@ bool refined(const Matrix<T>& X, const Matrix<T>& R, real_type<T> bound) {
         }
         return m;
     };
-    for (int64_t j = 0; j < nrhs; ++j)
-        if (!(largest(r, j) <= largest(x, j) * bound)) return false;
-    return true;
+    Residual<real_type<T>> out{true, 0};
+    for (int64_t j = 0; j < nrhs; ++j) {
+        const real_type<T> rj = largest(r, j);
+        out.refined = out.refined && rj <= largest(x, j) * bound;
+        out.largest = std::max(out.largest, rj);
+    }
+    return out;
+}
+
+// The exponent e of the power of two that brings a largest element `v` into [1/2, 1) as
+// 2^e v (0 for 0, inf or NaN), within the range of R's powers of two: scaling by it is
+// exact in every precision.
+template <typename R>
+int unit_exponent(R v) {
+    if (!(v > 0) || !std::isfinite(v)) return 0;
+    int e = 0;
+    std::frexp(v, &e);
+    constexpr int most = std::numeric_limits<R>::max_exponent - 1;
+    return std::clamp(-e, -most, most);
 }
 
 // The refinement: X from the factors of A in the lower precision L, refined in T until
@@ -93,6 +118,11 @@ bool refined(const Matrix<T>& X, const Matrix<T>& R, real_type<T> bound) {
 // norms), else T's own solve. `iter` as LAPACK's: the steps taken, or -2 (an element of A,
 // B or a residual overflowed L), -3 (L's factorization failed) or -31 (no convergence)
 // before the fall-back. Returns T's factorization's info (0 unless the fall-back's failed).
+//
+// Where the GPUs' single-precision products round to FP16 (RuntimeOptions::gpu_math),
+// whose range is 6e-5 to 65504, L holds 2^a A and each right side 2^c r, exponents that
+// bring their largest elements near 1; the correction is then 2^(a - c) times L's
+// solution. Elsewhere a = c = 0, as LAPACK's.
 template <typename T, typename Solver>
 int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix<T>& X, int& iter) {
     using L = paired_t<T>;
@@ -105,21 +135,24 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
     TileStorage<T> r(n, nrhs, A.scales(), false);
     const Matrix<L> SA = MatrixAccess::view(sa), SX = MatrixAccess::view(sx);
     const Matrix<T> Rm = MatrixAccess::view(r);
+    const bool scaled = gpu_math() == GpuMath::Fp16;
+    const int a = scaled ? unit_exponent(s.norm(Norm::Max, A)) : 0;
+    int c = scaled ? unit_exponent(lange(Norm::Max, B)) : 0;
     int reason = 0;
     R bound = 0;
     {
         // The conversions and the factorization in one go, their requests apart to tell
         // an overflow from the factorization's failure; ||A|| meanwhile.
         Request narrowed = submit(A, [&](const Context& ctx) {
-            algorithms::lag2(ctx, true, Uplo::Lower, false, B, SX);
-            algorithms::lag2(ctx, s.whole(), s.uplo(), false, A, SA);
+            algorithms::lag2(ctx, true, Uplo::Lower, false, c, B, SX);
+            algorithms::lag2(ctx, s.whole(), s.uplo(), false, a, A, SA);
         });
         Request factored = submit(SA, [&](const Context& ctx) {
             s.factor(ctx, SA);
             s.solve(ctx, SA, SX);
         });
         // LAPACK's eps, the unit roundoff (half numeric_limits' epsilon).
-        bound = s.norm(A) * (std::numeric_limits<R>::epsilon() / 2) * std::sqrt(R(n));
+        bound = s.norm(Norm::Inf, A) * (std::numeric_limits<R>::epsilon() / 2) * std::sqrt(R(n));
         const int overflow = narrowed.wait(), failed = factored.wait();
         reason = overflow ? -2 : failed ? -3 : 0;
     }
@@ -130,7 +163,7 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
     for (int step = 0; reason == 0; ++step) {
         // X = X + dx (X = x0 at first) and R = B - A X, in T.
         submit(A, [&](const Context& ctx) {
-            algorithms::lag2(ctx, true, Uplo::Lower, step > 0, SX, X);
+            algorithms::lag2(ctx, true, Uplo::Lower, step > 0, a - c, SX, X);
             algorithms::lacpy(ctx, false, B, Rm);
             s.residual(ctx, A, X, Rm);
         }).wait();
@@ -138,7 +171,8 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
             reason = -2;
             break;
         }
-        if (refined(X, Rm, bound)) {
+        const Residual<R> now = residual(X, Rm, bound);
+        if (now.refined) {
             iter = step;
             return 0;
         }
@@ -146,7 +180,8 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
             reason = -(max_iterations + 1);
             break;
         }
-        narrowed = submit(Rm, [&](const Context& ctx) { algorithms::lag2(ctx, true, Uplo::Lower, false, Rm, SX); });
+        if (scaled) c = unit_exponent(now.largest);
+        narrowed = submit(Rm, [&](const Context& ctx) { algorithms::lag2(ctx, true, Uplo::Lower, false, c, Rm, SX); });
         solved = submit(SA, [&](const Context& ctx) { s.solve(ctx, SA, SX); });
     }
     // The fall-back: A factored in T (in place, as LAPACK's), then X solved, unless the

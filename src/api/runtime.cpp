@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -93,11 +94,20 @@ struct Settings {
     detail::Setting<int> ncpu, ngpu, gpu_workers, gpu_memory, window, lp_period, cpu_tile_limit, nopencl;
     bool nancheck;
     bool distributed;
-    detail::Setting<std::string> sched, split;
+    detail::Setting<std::string> sched, split, gpu_math;
 };
 
 void check_option(bool ok, const char* name, int value, const char* why) {
     if (!ok) throw invalid_argument("grain::Runtime", name, std::to_string(value), why);
+}
+
+// RuntimeOptions::gpu_math's names, in GpuMath's order.
+constexpr const char* gpu_math_names[] = {"fp32", "tf32", "bf16", "fp16"};
+
+detail::GpuMath parse_gpu_math(const char* who, const std::string& source, const std::string& name) {
+    for (size_t i = 0; i < std::size(gpu_math_names); ++i)
+        if (name == gpu_math_names[i]) return detail::GpuMath(i);
+    throw invalid_argument(who, source, name, "must be fp32, tf32, bf16 or fp16");
 }
 
 bool resolve_distributed(const char* who, int option) {
@@ -153,7 +163,9 @@ Settings resolve(const RuntimeOptions& o) {
                resolve_nancheck(who, o.nancheck),
                resolve_distributed(who, o.distributed),
                resolve_text(o.sched, "sched", {"GRAIN_SCHED", "STARPU_SCHED"}, "prio"),
-               resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "lp")};
+               resolve_text(o.split, "split", {"GRAIN_SPLIT"}, "lp"),
+               resolve_text(o.gpu_math, "gpu_math", {"GRAIN_GPU_MATH"}, "fp32")};
+    parse_gpu_math(who, s.gpu_math.source, s.gpu_math.value);  // checked before StarPU starts
     if (s.ncpu.value == 0) throw invalid_argument(who, s.ncpu.source, "0", "at least one CPU worker is needed");
     if (s.ngpu.value > 0 && !Runtime::has_cuda())
         throw invalid_argument(who, s.ngpu.source, std::to_string(s.ngpu.value),
@@ -272,6 +284,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     runtime_recursion = recursion_.get();
     runtime_nancheck = settings.nancheck;
     detail::set_cpu_tile_limit(settings.cpu_tile_limit.value);
+    detail::set_gpu_math(parse_gpu_math("grain::Runtime", "gpu_math", settings.gpu_math.value));
 }
 
 Runtime::~Runtime() {
@@ -284,6 +297,7 @@ Runtime::~Runtime() {
 #endif
     detail::mpi::stop();
     detail::set_cpu_tile_limit(0);
+    detail::set_gpu_math(detail::GpuMath::Fp32);
     detail::close_handle_registry();
     openblas_set_num_threads(saved_blas_threads_);
     std::lock_guard<std::mutex> lock(runtime_mutex);
@@ -309,6 +323,11 @@ int Runtime::window() const { return recursion_->window(); }
 void Runtime::set_nancheck(bool on) { runtime_nancheck = on; }
 bool Runtime::nancheck() const { return runtime_nancheck.load(); }
 int Runtime::cpu_tile_limit() const { return detail::cpu_tile_limit(); }
+
+void Runtime::set_gpu_math(const std::string& math) {
+    detail::set_gpu_math(parse_gpu_math("grain::Runtime::set_gpu_math", "math", math));
+}
+std::string Runtime::gpu_math() const { return gpu_math_names[size_t(detail::gpu_math())]; }
 
 Statistics Runtime::statistics() const { return recursion_->statistics(); }
 void Runtime::reset_statistics() { recursion_->reset_statistics(); }

@@ -26,6 +26,7 @@ struct TileArgs {
     bool mirrored = false;  // Lange: the tile is in one triangle of a symmetric matrix
     T alpha = 0;
     T beta = 0;
+    int exponent = 0;  // Lag2: its product's scale, 2^exponent
     int first_strip = 1;  // updates: the tiles of the first strip they write (the rest are the second's)
     int64_t col_offset = 0;  // Potrf, GetrfNopiv, Getrf: global column of the tile's first column
     int64_t row_offset = 0;  // Getrf, Laswp: global row of the column's first row (pivots are global)

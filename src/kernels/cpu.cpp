@@ -445,25 +445,28 @@ void trzero(void* buffers[], void* cl_arg) {
         if (x[i + int64_t(i) * a.ld] == T(0)) return p.request->report_info(p.col_offset + i + 1);
 }
 
-// The first tile in its paired precision, into the second (its uplo triangle only when not
-// whole_tile), or added to it (beta 1: a refinement's x + dx). Narrowing, an element beyond
-// the narrower type's largest reports info 1, as LAPACK's dlag2s: the conversion would
-// overflow; its part is then inf, as the other elements still convert.
+// 2^exponent times the first tile in its paired precision, into the second (its uplo
+// triangle only when not whole_tile), or added to it (beta 1: a refinement's x + dx); the
+// product, exact, in the wider precision. Narrowing, an element beyond the narrower type's largest reports
+// info 1, as LAPACK's dlag2s: the conversion would overflow; its part is then inf, as the
+// other elements still convert.
 template <typename T>
 void lag2(void* buffers[], void* cl_arg) {
     using U = paired_t<T>;
+    constexpr bool narrows = sizeof(U) < sizeof(T);
+    using W = std::conditional_t<narrows, T, U>;
     const TileArgs<T>& p = args<T>(cl_arg);
     const TileRef a = dims(buffers[0]), b = dims(buffers[1]);
     const T* x = data<T>(buffers[0]);
     U* y = data<U>(buffers[1]);
-    constexpr bool narrows = sizeof(U) < sizeof(T);
-    const real_t<T> limit = real_t<T>(std::numeric_limits<real_t<U>>::max());
-    const auto beyond = [&](real_t<T> v) { return narrows && (v > limit || v < -limit); };
+    const real_t<W> scale = std::ldexp(real_t<W>(1), p.exponent);
+    const real_t<W> limit = real_t<W>(std::numeric_limits<real_t<U>>::max());
+    const auto beyond = [&](real_t<W> v) { return narrows && (v > limit || v < -limit); };
     bool overflow = false;
     for (int j = 0; j < b.cols; ++j) {
         const auto [first, last] = scaled_rows(p, j, std::min(a.rows, b.rows));
         for (int i = first; i < last; ++i) {
-            const T v = x[i + int64_t(j) * a.ld];
+            const W v = W(x[i + int64_t(j) * a.ld]) * scale;
             if constexpr (scalar_traits<T>::is_complex)
                 overflow = overflow || beyond(v.real()) || beyond(v.imag());
             else

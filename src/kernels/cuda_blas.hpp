@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <complex>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_support.hpp"
 #include "qr_apply.hpp"
+#include "src/starpu/codelets.hpp"  // gpu_math
 
 namespace grain::detail::cuda {
 
@@ -105,13 +107,32 @@ cublasStatus_t her2k(cublasHandle_t h, Uplo u, Op t, int n, int k, T alpha, cons
     return syr2k(h, u, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+// A tile product: in single precisions on tensor cores where RuntimeOptions::gpu_math
+// asks (cuBLAS rounds the inputs to its format and sums in single), else IEEE.
+template <typename T>
+cublasStatus_t product(cublasHandle_t h, Op ta, Op tb, int m, int n, int k, T alpha, const T* a, int lda, const T* b,
+                       int ldb, T beta, T* c, int ldc) {
+    if constexpr (std::is_same_v<real_t<T>, float>) {
+        const GpuMath math = gpu_math();
+        if (math != GpuMath::Fp32) {
+            const cublasComputeType_t compute = math == GpuMath::Tf32   ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                : math == GpuMath::Bf16 ? CUBLAS_COMPUTE_32F_FAST_16BF
+                                                                        : CUBLAS_COMPUTE_32F_FAST_16F;
+            const cudaDataType type = scalar_traits<T>::is_complex ? CUDA_C_32F : CUDA_R_32F;
+            return cublasGemmEx(h, cublas<T>(ta), cublas<T>(tb), m, n, k, &alpha, a, type, lda, b, type, ldb, &beta,
+                                c, type, ldc, compute, CUBLAS_GEMM_DEFAULT);
+        }
+    }
+    return gemm(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 template <typename T>
 void gemm(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);
     const TileRef a = dims(buffers[0]), b = dims(buffers[1]), c = dims(buffers[2]);
     const int k = p.transa == Op::NoTrans ? a.cols : a.rows;
-    check(gemm(starpu_cublas_get_local_handle(), p.transa, p.transb, c.rows, c.cols, k, p.alpha, data<T>(buffers[0]),
-               a.ld, data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
+    check(product(starpu_cublas_get_local_handle(), p.transa, p.transb, c.rows, c.cols, k, p.alpha,
+                  data<T>(buffers[0]), a.ld, data<T>(buffers[1]), b.ld, p.beta, data<T>(buffers[2]), c.ld),
           "cublas gemm");
 }
 
