@@ -36,6 +36,10 @@
 #      submission's cost per task on this machine's cores (the simulator's
 #      GRAIN_SIM_SUBMIT_US): like.csv (its medians: awk -F';' -f scripts/vendor-ratio.awk
 #      like.csv);
+#   mixed (not in the default): grain's gesv in double against gesv_mixed factoring with
+#      the GPUs' products in fp32 and in tf32 (--gpu-math), each against cuSOLVER's IRS
+#      gesv in the same precisions (--vendor), at n = $MIXED_N [32768], --check (backward
+#      error, steps), $MIXED_ROUNDS [3] rounds alternating them: mixed.csv;
 #   suite (not in the default): every test program of the build once, whole,
 #      with the GPU visible: suite.txt (per program its exit code and gtest's summary);
 #   6. splits (not in the default): --split lp against the fixed tiles, potrf and
@@ -83,11 +87,11 @@ if [ -n "${REHEARSE:-}" ]; then
   export MODEL_HOST=${MODEL_HOST:-grain-rehearsal}
   scales=${SCALES:-256,128,64}
   sizes=${SIZES:-512,1024}
-  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60 pinning=30 suite=600 loading=30 like=120"}
+  limits=${LIMITS:-"machine=20 calibrate=60 trace=20 table=60 larger=30 splits=60 pinning=30 suite=600 loading=30 like=120 mixed=60"}
   like=${LIKE:-potrf:1024 getrf_nopiv:1024 getrf:512 gemm:512} loading_n=512
   case_limit=${CASE_LIMIT:-20}
   larger_n=1024 larger_mem=4 trace_n=1024 core_n=256 split_n=1024 split_scales=256,128,64 pin_n=512
-  cut_n=1024 cut_scales=256,128
+  cut_n=1024 cut_scales=256,128 mixed_n=1024
 else
   gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
   case $gpu_name in
@@ -98,12 +102,12 @@ else
   export MODEL_HOST=${MODEL_HOST:-$default_host}
   scales=${SCALES:-4096,2048,1024,512,256}
   sizes=${SIZES:-16384}
-  limits=${LIMITS:-"machine=40 calibrate=100 trace=40 table=150 splits=300 pinning=120 suite=300 loading=40 like=240 larger=150"}
+  limits=${LIMITS:-"machine=40 calibrate=100 trace=40 table=150 splits=300 pinning=120 suite=300 loading=40 like=240 larger=150 mixed=300"}
   like=${LIKE:-potrf:16384 getrf_nopiv:16384 getrf:16384 gemm:16384} loading_n=8192
   case_limit=${CASE_LIMIT:-60}
   larger_n=32768 larger_mem=4096 trace_n=16384 core_n=2048 split_n=32768 pin_n=16384
   split_scales=4096,2048,1024,512  # the ladder scripts/bench-splits.sh simulates the H100 with
-  cut_n=8192 cut_scales=4096,2048
+  cut_n=8192 cut_scales=4096,2048 mixed_n=32768
 fi
 sched=${SCHED:-darts}
 export STARPU_HOSTNAME=$MODEL_HOST STARPU_SILENT=1
@@ -270,6 +274,19 @@ for phase in $phases; do
               -n "${PIN_N:-$pin_n}" --scales "$scales" --split lp --sched "$sched" --warmup --niter 3 "${extra[@]}" \
               2>> "$log" | awk -v mode="$mode" -v op="$op" '$1 ~ "^" op ";" { print mode ";" $0 }' >> "$out/pinning.csv"
           done
+        done
+      done ;;
+    mixed)
+      # One round: double's gesv, then the mixed solve under each GPU math, alternated;
+      # the vendor's IRS factors in the same math (its rows' vendor columns). gesv's own
+      # vendor would be LAPACKE's on the cores (cuSOLVER's is timed for getrf): none.
+      n=${MIXED_N:-$mixed_n}
+      for round in $(seq "${MIXED_ROUNDS:-3}"); do
+        for config in "gesv" "gesv_mixed --gpu-math fp32 --vendor" "gesv_mixed --gpu-math tf32 --vendor"; do
+          echo "# round $round: grain_testing -o $config -n $n --scales $scales --split lp --sched $sched --check --warmup -v" >> "$out/mixed.csv"
+          # shellcheck disable=SC2086
+          STARPU_CALIBRATE=1 run_until "$deadline" "$case_limit" -o $config -n "$n" --scales "$scales" --split lp \
+            --sched "$sched" --check --warmup -v >> "$out/mixed.csv" 2>> "$log"
         done
       done ;;
     suite)

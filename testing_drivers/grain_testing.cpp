@@ -48,6 +48,7 @@ grain::RuntimeOptions runtime_options(const Options& options) {
     r.gpu_memory = options.gpu_memory;
     r.cpu_tile_limit = options.cpu_tile_limit;
     r.sched = options.sched;
+    r.gpu_math = options.gpu_math;
     r.split = options.split;
     r.window = options.window;
     r.lp_period = options.lp_period;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "src/base/scalar_traits.hpp"
@@ -340,6 +341,80 @@ VendorTimes unmqr(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, c
         [&] { download(result, dc, m, nrhs, ldr); });
 }
 
+// cuSOLVER's name of a precision: `lowest` in the type of T's parts (real or complex).
+template <typename T>
+cusolverPrecType_t irs_precision(const std::string& lowest) {
+    constexpr bool complex = detail::scalar_traits<T>::is_complex;
+    if (lowest == "fp64") return complex ? CUSOLVER_C_64F : CUSOLVER_R_64F;
+    if (lowest == "fp32") return complex ? CUSOLVER_C_32F : CUSOLVER_R_32F;
+    if (lowest == "tf32") return complex ? CUSOLVER_C_TF32 : CUSOLVER_R_TF32;
+    if (lowest == "bf16") return complex ? CUSOLVER_C_16BF : CUSOLVER_R_16BF;
+    if (lowest == "fp16") return complex ? CUSOLVER_C_16F : CUSOLVER_R_16F;
+    throw std::invalid_argument("vendor baseline: no precision " + lowest);
+}
+
+template <typename T>
+VendorTimes solve_mixed(bool cholesky, Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* b,
+                        int64_t ldb, T* x, int64_t ldx, const std::string& lowest, int64_t memory_mib, int& steps) {
+    steps = 0;
+    DeviceMemory memory(memory_mib);
+    const size_t bytes = plus(bytes_of<T>(n, n), plus(bytes_of<T>(n, nrhs), bytes_of<T>(n, nrhs)));
+    if (!memory.fits(bytes)) return {};
+    Solver solver;
+    T* da = static_cast<T*>(memory.get(bytes_of<T>(n, n)));
+    T* db = static_cast<T*>(memory.get(bytes_of<T>(n, nrhs)));
+    T* dx = static_cast<T*>(memory.get(bytes_of<T>(n, nrhs)));
+    int* info = static_cast<int*>(memory.get(sizeof(int)));
+    const auto pin = [&](PinnedSet& p) { p.add(a, n, n, lda), p.add(b, n, nrhs, ldb), p.add(x, n, nrhs, ldx); };
+    const auto up = [&] { upload(da, a, n, n, lda), upload(db, b, n, nrhs, ldb); };
+    if (cholesky) {
+        const cublasFillMode_t fill = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+        size_t device_work = 0, host_work = 0;
+        check(cusolverDnXpotrf_bufferSize(solver.handle, solver.params, fill, n, data_type<T>(), da, n,
+                                          data_type<T>(), &device_work, &host_work),
+              "cusolver potrf bufferSize");
+        if (!memory.fits(plus(bytes, device_work))) return {};
+        void* work = memory.get(device_work);
+        std::vector<char> host(host_work);
+        return three_ways(pin, up,
+                          [&] {
+                              check(cusolverDnXpotrf(solver.handle, solver.params, fill, n, data_type<T>(), da, n,
+                                                     data_type<T>(), work, device_work, host.data(), host_work, info),
+                                    "cusolver potrf");
+                              check(cusolverDnXpotrs(solver.handle, solver.params, fill, n, nrhs, data_type<T>(), da,
+                                                     n, data_type<T>(), db, n, info),
+                                    "cusolver potrs");
+                          },
+                          [&] { download(x, db, n, nrhs, ldx); });
+    }
+    cusolverDnIRSParams_t params = nullptr;
+    check(cusolverDnIRSParamsCreate(&params), "cusolverDnIRSParamsCreate");
+    std::unique_ptr<std::remove_pointer_t<cusolverDnIRSParams_t>, decltype(&cusolverDnIRSParamsDestroy)> params_owner(
+        params, cusolverDnIRSParamsDestroy);
+    check(cusolverDnIRSParamsSetSolverPrecisions(params, irs_precision<T>("fp64"), irs_precision<T>(lowest)),
+          "cusolverDnIRSParamsSetSolverPrecisions");
+    check(cusolverDnIRSParamsSetRefinementSolver(params, CUSOLVER_IRS_REFINE_CLASSICAL),
+          "cusolverDnIRSParamsSetRefinementSolver");
+    check(cusolverDnIRSParamsSetMaxIters(params, 30), "cusolverDnIRSParamsSetMaxIters");
+    check(cusolverDnIRSParamsEnableFallback(params), "cusolverDnIRSParamsEnableFallback");
+    cusolverDnIRSInfos_t infos = nullptr;
+    check(cusolverDnIRSInfosCreate(&infos), "cusolverDnIRSInfosCreate");
+    std::unique_ptr<std::remove_pointer_t<cusolverDnIRSInfos_t>, decltype(&cusolverDnIRSInfosDestroy)> infos_owner(
+        infos, cusolverDnIRSInfosDestroy);
+    size_t work_bytes = 0;
+    check(cusolverDnIRSXgesv_bufferSize(solver.handle, params, int(n), int(nrhs), &work_bytes),
+          "cusolverDnIRSXgesv_bufferSize");
+    if (!memory.fits(plus(bytes, work_bytes))) return {};
+    void* work = memory.get(work_bytes);
+    return three_ways(pin, up,
+                      [&] {
+                          check(cusolverDnIRSXgesv(solver.handle, params, infos, int(n), int(nrhs), da, int(n), db,
+                                                   int(n), dx, int(n), work, work_bytes, &steps, info),
+                                "cusolverDnIRSXgesv");
+                      },
+                      [&] { download(x, dx, n, nrhs, ldx); });
+}
+
 #define GRAIN_INSTANTIATE(T)                                                                                    \
     template VendorTimes gemm<T>(int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, const T*, \
                             int64_t, T*, int64_t, int64_t);                                                     \
@@ -349,6 +424,12 @@ VendorTimes unmqr(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, c
     template VendorTimes geqrf<T>(int64_t, int64_t, const T*, int64_t, T*, int64_t, int64_t);                         \
     template VendorTimes unmqr<T>(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, int64_t, int64_t);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)
+#undef GRAIN_INSTANTIATE
+#define GRAIN_INSTANTIATE(T)                                                                                       \
+    template VendorTimes solve_mixed<T>(bool, Uplo, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*, \
+                                        int64_t, const std::string&, int64_t, int&);
+GRAIN_INSTANTIATE(double)
+GRAIN_INSTANTIATE(std::complex<double>)
 #undef GRAIN_INSTANTIATE
 
 }  // namespace grain::testing::gpu

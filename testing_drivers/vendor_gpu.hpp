@@ -45,4 +45,14 @@ template <typename T>
 VendorTimes unmqr(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* c, int64_t ldc, T* result,
                   int64_t ldr, int64_t memory_mib);
 
+// X (n x nrhs, ld ldx) of A X = B as a mixed-precision caller gets it from the vendor, T
+// double or complex double: gesv by cuSOLVER's IRS solver (LU in `lowest`, "fp32", "tf32",
+// "bf16" or "fp16", classical refinement of at most 30 steps, then its fall-back, as
+// LAPACK's dsgesv), posv (`cholesky`: cuSOLVER has no IRS posv) by its potrf and potrs in
+// T. A and B go up, X comes back, in the time; `steps` gets IRS's iteration count
+// (negative where it fell back; 0 for posv).
+template <typename T>
+VendorTimes solve_mixed(bool cholesky, Uplo uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* b,
+                        int64_t ldb, T* x, int64_t ldx, const std::string& lowest, int64_t memory_mib, int& steps);
+
 }  // namespace grain::testing::gpu

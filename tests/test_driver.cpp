@@ -567,6 +567,7 @@ TEST(DriverOptions, NumbersOutOfTheirRangeAreRefusedSayingIt) {
         {"--seed 18446744073709551616", "for --seed: expected an integer in [0, 18446744073709551615]"},
         {"--seed -1", "for --seed: expected an integer in [0, 18446744073709551615]"},
         {"--niter 1x", "for --niter: expected an integer in [1, 2147483647]"},
+        {"--gpu-math fp64", "for --gpu-math: expected fp32, tf32, bf16 or fp16"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.arguments);

@@ -25,13 +25,13 @@ namespace driver = grain::testing::driver;
 const std::vector<std::string> option_names = {
     "-o", "--op", "-p", "--precision", "-m", "-n", "-k", "--nrhs", "-b", "--nb", "--scales", "--split", "--window",
     "--lp-period", "--lp-stats", "-v", "--niter", "--check", "--vendor", "-H", "--uplo", "-t", "--threads", "-g",
-    "--gpus", "--gpu-mem", "--cpu-tile-limit", "--sched", "--seed", "-h", "--help"};
+    "--gpus", "--gpu-mem", "--cpu-tile-limit", "--sched", "--gpu-math", "--seed", "-h", "--help"};
 
 const std::vector<std::string> values = {
     // valid
     "gemm", "trsm", "syrk", "potrf", "potrs", "posv", "getrf_nopiv", "gesv_nopiv", "s", "d", "s,d", "L", "U", "1",
     "2", "16", "100", "320", "32,16,8", "64,32", "1:10", "10:100:10", "1,2,3", "none", "all", "lp", "depth:1",
-    "random:0.5", "prio", "eager", "dmdar", "darts", "darts-lru", "/dev/null", "0",
+    "random:0.5", "prio", "eager", "dmdar", "darts", "darts-lru", "tf32", "fp16", "/dev/null", "0",
     // out of range and overflowing
     "-1", "-0", "2147483647", "2147483648", "4294967296", "4294967297", "9223372036854775807",
     "9223372036854775808", "-9223372036854775808", "18446744073709551615", "18446744073709551616",
@@ -155,6 +155,8 @@ void check_invariants(const driver::Options& o, const std::vector<std::string>& 
     EXPECT_GE(o.window, -1);
     EXPECT_TRUE(o.lp_period == -1 || o.lp_period >= 1);
     EXPECT_GE(o.cpu_tile_limit, -1);
+    EXPECT_TRUE(o.gpu_math.empty() || o.gpu_math == "fp32" || o.gpu_math == "tf32" || o.gpu_math == "bf16" ||
+                o.gpu_math == "fp16");
     EXPECT_TRUE(o.sched.empty() || std::find(sched_names.begin(), sched_names.end(), o.sched) != sched_names.end());
     // The cases of a known operation: at most max_values, each with its sizes in range, and
     // a byte count for the memory check (built only when small, to keep the test short).

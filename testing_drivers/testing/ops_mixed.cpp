@@ -29,7 +29,8 @@ int vendor_mixed(bool cholesky, Uplo uplo, int n, int nrhs, T* a, int lda, lapac
 
 // gesv_mixed (a general matrix) and posv_mixed (`cholesky`: an SPD one): the refinement's
 // steps are the run's, its backward error the residual; the vendor is LAPACKE's dsgesv or
-// dsposv on the same matrices.
+// dsposv on the same matrices, on GPU runs cuSOLVER's IRS gesv factoring in the Runtime's
+// gpu_math, or its potrf and potrs in T.
 template <typename T, bool cholesky>
 Result run_mixed(const Run& r) {
     if constexpr (!std::is_same_v<T, double> && !std::is_same_v<T, std::complex<double>>) {
@@ -48,7 +49,14 @@ Result run_mixed(const Run& r) {
                                 : grain::gesv_mixed(tF, p, tB, tX, res.steps);
         });
         const BlasThreads blas_threads(r.threads);
-        if (r.options.vendor) {
+        if (r.gpu_vendor()) {
+#ifdef GRAIN_USE_CUDA
+            Array<T> vX = f.B;
+            int steps = 0;
+            set_vendor(res, gpu::solve_mixed(cholesky, uplo, c.n, c.nrhs, f.A.data(), f.A.ld(), f.B.data(), f.B.ld(),
+                                             vX.data(), vX.ld(), r.runtime.gpu_math(), r.runtime.gpu_memory(), steps));
+#endif
+        } else if (r.options.vendor) {
             Array<T> vA = f.A, vB = f.B, vX = f.B;
             std::vector<lapack_int> vp(size_t(c.n) + 1);
             lapack_int iter = 0;

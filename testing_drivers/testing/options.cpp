@@ -58,6 +58,9 @@ const char* usage_text =
     "      --cpu-tile-limit N  largest tile side a core runs while GPUs run, 0: any\n"
     "                       [GRAIN_CPU_TILE_LIMIT, 1024]\n"
     "      --sched NAME     StarPU's or grain's (darts...) scheduler [GRAIN_SCHED, STARPU_SCHED, prio]\n"
+    "      --gpu-math fp32|tf32|bf16|fp16  the GPUs' single-precision products: IEEE, or tensor\n"
+    "                       cores on inputs rounded to that format (gesv_mixed, posv_mixed)\n"
+    "                       [GRAIN_GPU_MATH, fp32]\n"
     "      --seed N         random seed, 0 to 2^64-1         [42]\n"
     "  -H                   aligned human-readable columns (default: ';'-separated)\n"
     "Sizes are 1 to 2147483647, other counts 1 (0 for -g, --window, --cpu-tile-limit) to 2147483647; a list\n"
@@ -244,6 +247,10 @@ bool set_option(Options& o, const std::string& arg, Value&& value) {
         o.cpu_tile_limit = parse_number<int>(arg, value(), 0, max_int);
     } else if (arg == "--sched") {
         o.sched = parse_sched(arg, value());
+    } else if (arg == "--gpu-math") {
+        o.gpu_math = value();
+        if (o.gpu_math != "fp32" && o.gpu_math != "tf32" && o.gpu_math != "bf16" && o.gpu_math != "fp16")
+            throw usage_error("invalid value '" + o.gpu_math + "' for " + arg + ": expected fp32, tf32, bf16 or fp16");
     } else if (arg == "--seed") {
         o.seed = parse_number<uint64_t>(arg, value(), 0, std::numeric_limits<uint64_t>::max());
     } else {

@@ -37,6 +37,7 @@ struct Options {
     int gpu_memory = -1;  // MiB
     int cpu_tile_limit = -1;
     std::string sched;
+    std::string gpu_math;  // --gpu-math: RuntimeOptions::gpu_math
     std::vector<std::vector<int>> ladders;  // --scales: one case per ladder, replaces -b
     std::string split;
     int window = -1;
