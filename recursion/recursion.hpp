@@ -62,8 +62,8 @@ private:
     Counters counters_;
     std::atomic<int64_t> kept_on_gpu_{0};
     std::unique_ptr<TraceLog> trace_;  // while tracing
-    double submit_seconds_ = 0;
-    Mutex submitting_;        // simulated: charged per tile task (GRAIN_SIM_SUBMIT_US)
+    double submit_seconds_ = 0;  // simulated: charged per tile task (GRAIN_SIM_SUBMIT_US)
+    Mutex submitting_;
 };
 
 }  // namespace grain::detail

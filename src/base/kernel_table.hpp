@@ -45,9 +45,10 @@
 // geqrt m x n; tsqrt the m x n tile under an n x n triangle; ttqrt an n x n triangle under
 // another; gemqrt, tsmqrt and ttmqrt the m x n tile (tsmqrt, ttmqrt: the lower of the
 // pair) updated by k reflectors; the LQ kernels the same, transposed;
-// lange reads an m x n tile once; lag2 (a tile converted into its paired precision's tile,
-// scalar_traits::paired: mixed-precision solvers) moves data only. colswp's `column` is a row of tiles: its shape's
-// buffers, a pivot block and then tiles, with columns for rows.
+// lange reads an m x n tile once; lag2 (a tile converted into its paired precision's
+// tile, scalar_traits::paired: mixed-precision solvers) moves data only. colswp's `column`
+// is a row of tiles: its shape's buffers, a pivot block and then tiles, with columns for
+// rows.
 #define GRAIN_KERNEL_TABLE(X)                                                                    \
     X(Gemm, gemm, (STARPU_R, STARPU_R, STARPU_RW), async, tiles, splits, own, 2 * m * n * k)      \
     X(Trsm, trsm, (STARPU_R, STARPU_RW), async, tiles, splits, own, m * m * n)                    \

@@ -19,8 +19,9 @@ struct scalar_traits;
 
 // letter: LAPACK's prefix (s, d, c, z); real: the type of a norm, of herk's alpha and
 // beta; paired: the other precision of its pair (double and float, complex double and
-// complex float), which mixed-precision solvers factor in; flop_weight: flops per real-precision flop of the same formula, by LAPACK Working
-// Note 41's weights (a complex multiply is 6 flops and an add 2: 8 per multiply-add, 4x).
+// complex float), which mixed-precision solvers factor in; flop_weight: flops per
+// real-precision flop of the same formula, by LAPACK Working Note 41's weights (a complex
+// multiply is 6 flops and an add 2: 8 per multiply-add, 4x).
 template <>
 struct scalar_traits<float> {
     static constexpr char letter = 's';

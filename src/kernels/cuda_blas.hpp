@@ -1,7 +1,8 @@
 #pragma once
 // The cuBLAS tile kernels: the products (gemm, trsm, trmm, symm, hemm, syrk, herk, syr2k,
-// her2k), the tile scale and QR's updates (qr_apply.hpp on DeviceProducts), on the StarPU worker's cuBLAS handle. cuda.cpp makes the
-// kernel table of them and of its cuSOLVER factorizations.
+// her2k), the tile scale and QR's updates (qr_apply.hpp on DeviceProducts), on the StarPU
+// worker's cuBLAS handle. cuda.cpp makes the kernel table of them and of its cuSOLVER
+// factorizations.
 #include <starpu_cublas_v2.h>
 
 #include <algorithm>
