@@ -13,6 +13,36 @@ template <typename T>
 class Blas3 : public ::testing::Test {};
 TYPED_TEST_SUITE(Blas3, Precisions);
 
+// The CPU kernels' gemm with one column of C (a solve's or a refinement's product with
+// one right-hand side), which calls gemv: every op of A and B, padded leading dimensions,
+// against the definition; k = 0 still scales C by beta.
+TYPED_TEST(Blas3, GemmOfOneColumnIsTheProduct) {
+    using T = TypeParam;
+    const auto op = [](Op o, T v) { return o == Op::ConjTrans ? detail::conj(v) : v; };
+    for (Op ta : {Op::NoTrans, Op::Trans, Op::ConjTrans})
+        for (Op tb : {Op::NoTrans, Op::Trans, Op::ConjTrans})
+            for (auto [m, k] : {std::pair<int, int>{1, 1}, {7, 35}, {35, 7}, {20, 0}}) {
+                SCOPED_TRACE(::testing::Message() << "ta=" << char(ta) << " tb=" << char(tb) << " m=" << m
+                                                  << " k=" << k);
+                const int ar = ta == Op::NoTrans ? m : k, ac = ta == Op::NoTrans ? k : m;
+                const int br = tb == Op::NoTrans ? k : 1, bc = tb == Op::NoTrans ? 1 : k;
+                const Array<T> A = random_array<T>(std::max(ar, 1) + 3, std::max(ac, 1), Kind::General, rng());
+                const Array<T> B = random_array<T>(std::max(br, 1) + 2, std::max(bc, 1), Kind::General, rng());
+                const Array<T> C0 = random_array<T>(m, 1, Kind::General, rng());
+                const T alpha = T(1.5), beta = T(-0.5);
+                Array<T> C = C0, ref = C0;
+                blas::gemm(ta, tb, m, 1, k, alpha, A.data(), A.ld(), B.data(), B.ld(), beta, C.data(), C.ld());
+                for (int i = 0; i < m; ++i) {
+                    T sum = 0;
+                    for (int l = 0; l < k; ++l)
+                        sum += op(ta, ta == Op::NoTrans ? A(i, l) : A(l, i)) *
+                               op(tb, tb == Op::NoTrans ? B(l, 0) : B(0, l));
+                    ref(i, 0) = alpha * sum + beta * C0(i, 0);
+                }
+                EXPECT_LT(norm('M', minus(C, ref)), 50 * std::numeric_limits<real_t<T>>::epsilon() * (k + 1));
+            }
+}
+
 TYPED_TEST(Blas3, SymmAndHemm) {
     using T = TypeParam;
     const std::pair<int64_t, int64_t> shapes[] = {{1, 1}, {7, 20}, {35, 17}, {48, 48}};
