@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "call.hpp"
 #include "layout_call.hpp"
@@ -33,8 +34,8 @@ struct Lu {
     void residual(const Context& ctx, const Matrix<T>& A, const Matrix<T>& X, const Matrix<T>& R) const {
         algorithms::gemm(ctx, Op::NoTrans, Op::NoTrans, T(-1), A, X, T(1), R);
     }
-    template <typename T>
-    real_type<T> norm(Norm which, const Matrix<T>& A) const { return lange(which, A); }
+    // What of A its norms read.
+    algorithms::NormShape shape() const { return {}; }
     // What of A the solve reads, and the conversion copies.
     bool whole() const { return true; }
     Uplo uplo() const { return Uplo::Lower; }
@@ -54,8 +55,7 @@ struct Cholesky {
     void residual(const Context& ctx, const Matrix<T>& A, const Matrix<T>& X, const Matrix<T>& R) const {
         algorithms::symm(ctx, scalar_traits<T>::is_complex, Side::Left, triangle, T(-1), A, X, T(1), R);
     }
-    template <typename T>
-    real_type<T> norm(Norm which, const Matrix<T>& A) const { return lanhe(which, triangle, A); }
+    algorithms::NormShape shape() const { return {algorithms::NormShape::Hermitian, triangle, Diag::NonUnit}; }
     bool whole() const { return false; }
     Uplo uplo() const { return triangle; }
 };
@@ -101,6 +101,34 @@ Residual<real_type<T>> residual(const Matrix<T>& X, const Matrix<T>& R, real_typ
     return out;
 }
 
+// A norm of what the solver reads of A: its tasks submitted at construction, its value
+// when asked for, so that the steps before the value is needed overlap its tasks.
+template <typename T>
+class PendingNorm {
+public:
+    PendingNorm(Norm norm, algorithms::NormShape shape, const Matrix<T>& A)
+        : norm_(norm), shape_(shape), A_(A),
+          W_(int64_t(A.mt()) * algorithms::lange_workspace_side(A.nb()),
+             int64_t(A.nt()) * algorithms::lange_workspace_side(A.nb()), algorithms::lange_workspace_side(A.nb())),
+          done_(submit(A, [this](const Context& ctx) { algorithms::lange(ctx, norm_, shape_, A_, W_); })) {}
+    PendingNorm(const PendingNorm&) = delete;  // its tasks hold its address
+    PendingNorm& operator=(const PendingNorm&) = delete;
+    real_type<T> value() {
+        done_.wait();
+        const int64_t ld = std::max<int64_t>(W_.m(), 1);
+        std::vector<T> w(size_t(ld * W_.n()));
+        W_.to_lapack(w.data(), ld);
+        return algorithms::lange_value(norm_, shape_, A_, w.data(), ld);
+    }
+
+private:
+    Norm norm_;
+    algorithms::NormShape shape_;
+    const Matrix<T>& A_;
+    Matrix<T> W_;
+    Request done_;
+};
+
 // The exponent e of the power of two that brings a largest element `v` into [1/2, 1) as
 // 2^e v (0 for 0, inf or NaN), within the range of R's powers of two: scaling by it is
 // exact in every precision.
@@ -136,13 +164,13 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
     const Matrix<L> SA = MatrixAccess::view(sa), SX = MatrixAccess::view(sx);
     const Matrix<T> Rm = MatrixAccess::view(r);
     const bool scaled = gpu_math() == GpuMath::Fp16;
-    const int a = scaled ? unit_exponent(s.norm(Norm::Max, A)) : 0;
-    int c = scaled ? unit_exponent(lange(Norm::Max, B)) : 0;
+    const int a = scaled ? unit_exponent(PendingNorm<T>(Norm::Max, s.shape(), A).value()) : 0;
+    int c = scaled ? unit_exponent(PendingNorm<T>(Norm::Max, {}, B).value()) : 0;
     int reason = 0;
-    R bound = 0;
+    std::optional<PendingNorm<T>> norm;
     {
         // The conversions and the factorization in one go, their requests apart to tell
-        // an overflow from the factorization's failure; ||A|| meanwhile.
+        // an overflow from the factorization's failure.
         Request narrowed = submit(A, [&](const Context& ctx) {
             algorithms::lag2(ctx, true, Uplo::Lower, false, c, B, SX);
             algorithms::lag2(ctx, s.whole(), s.uplo(), false, a, A, SA);
@@ -151,8 +179,9 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
             s.factor(ctx, SA);
             s.solve(ctx, SA, SX);
         });
-        // LAPACK's eps, the unit roundoff (half numeric_limits' epsilon).
-        bound = s.norm(Norm::Inf, A) * (std::numeric_limits<R>::epsilon() / 2) * std::sqrt(R(n));
+        // ||A|| for the steps' test, its tasks filling the cores the factorization leaves
+        // idle, waited for at the first test.
+        norm.emplace(Norm::Inf, s.shape(), A);
         const int overflow = narrowed.wait(), failed = factored.wait();
         reason = overflow ? -2 : failed ? -3 : 0;
     }
@@ -160,6 +189,7 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
     // run as one pipeline; an overflow of R is known once it has run (X, then garbage, is
     // not kept).
     Request narrowed, solved;
+    R bound = -1;
     for (int step = 0; reason == 0; ++step) {
         // X = X + dx (X = x0 at first) and R = B - A X, in T.
         submit(A, [&](const Context& ctx) {
@@ -171,6 +201,8 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
             reason = -2;
             break;
         }
+        // LAPACK's eps, the unit roundoff (half numeric_limits' epsilon).
+        if (bound < 0) bound = norm->value() * (std::numeric_limits<R>::epsilon() / 2) * std::sqrt(R(n));
         const Residual<R> now = residual(X, Rm, bound);
         if (now.refined) {
             iter = step;
