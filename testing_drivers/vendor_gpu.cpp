@@ -393,7 +393,9 @@ VendorTimes solve_mixed(bool cholesky, Uplo uplo, int64_t n, int64_t nrhs, const
         params, cusolverDnIRSParamsDestroy);
     check(cusolverDnIRSParamsSetSolverPrecisions(params, irs_precision<T>("fp64"), irs_precision<T>(lowest)),
           "cusolverDnIRSParamsSetSolverPrecisions");
-    check(cusolverDnIRSParamsSetRefinementSolver(params, CUSOLVER_IRS_REFINE_CLASSICAL),
+    // As grain's: classical steps from float's factors, GMRES's from tensor cores'.
+    check(cusolverDnIRSParamsSetRefinementSolver(
+              params, lowest == "fp32" ? CUSOLVER_IRS_REFINE_CLASSICAL : CUSOLVER_IRS_REFINE_GMRES),
           "cusolverDnIRSParamsSetRefinementSolver");
     check(cusolverDnIRSParamsSetMaxIters(params, 30), "cusolverDnIRSParamsSetMaxIters");
     check(cusolverDnIRSParamsEnableFallback(params), "cusolverDnIRSParamsEnableFallback");

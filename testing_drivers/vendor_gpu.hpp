@@ -47,8 +47,8 @@ VendorTimes unmqr(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, c
 
 // X (n x nrhs, ld ldx) of A X = B as a mixed-precision caller gets it from the vendor, T
 // double or complex double: gesv by cuSOLVER's IRS solver (LU in `lowest`, "fp32", "tf32",
-// "bf16" or "fp16", classical refinement of at most 30 steps, then its fall-back, as
-// LAPACK's dsgesv), posv (`cholesky`: cuSOLVER has no IRS posv) by its potrf and potrs in
+// "bf16" or "fp16"; classical refinement from fp32, GMRES's from the others, as grain's;
+// at most 30 iterations, then its fall-back), posv (`cholesky`: cuSOLVER has no IRS posv) by its potrf and potrs in
 // T. A and B go up, X comes back, in the time; `steps` gets IRS's iteration count
 // (negative where it fell back; 0 for posv).
 template <typename T>

@@ -165,10 +165,43 @@ TYPED_TEST(Mixed, Fp16MathScalesIntoSinglesRange) {
             const Array<T>& M = huge ? (cholesky ? huge_p : huge_a) : (cholesky ? P : A);
             const Array<T>& R = huge ? B : tiny;
             const Solved<T> s = solve(cholesky, Uplo::Lower, M, R);
+            const int plain = solve(cholesky, Uplo::Lower, cholesky ? P : A, B).iter;
             EXPECT_EQ(s.info, 0);
             EXPECT_GE(s.iter, 1) << "not refined from single precision";
-            EXPECT_LE(s.iter, 5) << "scaled systems refine as unscaled ones do";
+            EXPECT_GE(plain, 1);
+            EXPECT_LE(s.iter, plain + 2) << "scaled systems refine as unscaled ones do";
             EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, M, s.X, T(1), R), 1);
+        }
+}
+
+// Under a tensor-core math (RuntimeOptions::gpu_math tf32, bf16, fp16) each step's
+// correction is GMRES's, preconditioned by the single-precision factors: it refines
+// systems past the condition where the classical step falls back (about 1/u of single,
+// 1.7e7), here 1e10 (1e8 for Cholesky, whose single factorization fails beyond), to
+// LAPACK's test; `iter` then counts the factors' applications.
+TYPED_TEST(Mixed, TensorCoreMathRefinesByGmres) {
+    using T = TypeParam;
+    struct Math {  // the setting for this test only
+        explicit Math(const char* m) { test_runtime().set_gpu_math(m); }
+        ~Math() { test_runtime().set_gpu_math("fp32"); }
+    };
+    for (int64_t n : {67, 100})
+        for (bool cholesky : {false, true}) {
+            SCOPED_TRACE(::testing::Message() << "n=" << n << " cholesky=" << cholesky);
+            const Array<T> A = cholesky ? spd_with_condition<T>(n, 1e8, rng()) : general_with_condition<T>(n, 1e10);
+            const Array<T> B = random_array<T>(n, 2, Kind::General, rng());
+            if (!cholesky) {  // (the SPD one refines in several classical steps)
+                EXPECT_LT(solve(cholesky, Uplo::Lower, A, B).iter, 0) << "classical steps converged: no test";
+            }
+            for (const char* math : {"tf32", "fp16"}) {
+                SCOPED_TRACE(math);
+                const Math setting(math);
+                const Solved<T> s = solve(cholesky, Uplo::Lower, A, B);
+                EXPECT_EQ(s.info, 0);
+                EXPECT_GE(s.iter, 2) << "not refined by GMRES";
+                EXPECT_EQ(s.A.a, A.a) << "A changed: a fall-back";
+                EXPECT_LT(solve_residual(Side::Left, Op::NoTrans, A, s.X, T(1), B), 1);
+            }
         }
 }
 

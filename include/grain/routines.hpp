@@ -241,7 +241,9 @@ int gesv_nopiv(Matrix<T>& A, Matrix<T>& B);
 /// element of A, B or a residual overflowed single precision, -3 the single-precision
 /// factorization found a zero pivot, -31 no convergence. A is then gesv's factors, else
 /// unchanged; ipiv is the factorization's pivots, B unchanged, X of B's shape and tiles.
-/// info > 0 only when the fall-back's factorization failed (X then undefined). The
+/// info > 0 only when the fall-back's factorization failed (X then undefined). Under
+/// RuntimeOptions::gpu_math tf32, bf16 or fp16, each step's correction is GMRES's,
+/// preconditioned by the factors, and iter counts the factors' applications. The
 /// asynchronous form refines on a thread of the request's: its operands and iter must not
 /// be used by another call until wait() returns.
 template <typename T>

@@ -3,6 +3,7 @@
 // LAPACK's routines do: one refinement for both, over what each factors with.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -29,10 +30,11 @@ struct Lu {
     void solve(const Context& ctx, const Matrix<U>& A, const Matrix<U>& B) const {
         algorithms::getrs(ctx, Op::NoTrans, A, pivots, B);
     }
-    // R = R - A X, on A itself.
+    // R = alpha A X + beta R, on A itself.
     template <typename T>
-    void residual(const Context& ctx, const Matrix<T>& A, const Matrix<T>& X, const Matrix<T>& R) const {
-        algorithms::gemm(ctx, Op::NoTrans, Op::NoTrans, T(-1), A, X, T(1), R);
+    void multiply(const Context& ctx, T alpha, const Matrix<T>& A, const Matrix<T>& X, T beta,
+                  const Matrix<T>& R) const {
+        algorithms::gemm(ctx, Op::NoTrans, Op::NoTrans, alpha, A, X, beta, R);
     }
     // What of A its norms read.
     algorithms::NormShape shape() const { return {}; }
@@ -50,10 +52,11 @@ struct Cholesky {
     void solve(const Context& ctx, const Matrix<U>& A, const Matrix<U>& B) const {
         algorithms::potrs(ctx, triangle, A, B);
     }
-    // R = R - A X, A Hermitian (symmetric in real precisions) on its triangle.
+    // R = alpha A X + beta R, A Hermitian (symmetric in real precisions) on its triangle.
     template <typename T>
-    void residual(const Context& ctx, const Matrix<T>& A, const Matrix<T>& X, const Matrix<T>& R) const {
-        algorithms::symm(ctx, scalar_traits<T>::is_complex, Side::Left, triangle, T(-1), A, X, T(1), R);
+    void multiply(const Context& ctx, T alpha, const Matrix<T>& A, const Matrix<T>& X, T beta,
+                  const Matrix<T>& R) const {
+        algorithms::symm(ctx, scalar_traits<T>::is_complex, Side::Left, triangle, alpha, A, X, beta, R);
     }
     algorithms::NormShape shape() const { return {algorithms::NormShape::Hermitian, triangle, Diag::NonUnit}; }
     bool whole() const { return false; }
@@ -63,9 +66,34 @@ struct Cholesky {
 // The most refinement steps before the fall-back, as LAPACK's ITERMAX.
 constexpr int max_iterations = 30;
 
+// A column-major host copy of an n x k matrix (ld max(n, 1)).
+template <typename T>
+std::vector<T> host_copy(const Matrix<T>& M) {
+    const int64_t ld = std::max<int64_t>(M.m(), 1);
+    std::vector<T> v(size_t(ld * M.n()));
+    M.to_lapack(v.data(), ld);
+    return v;
+}
+
+// The largest element of v's n elements from `first` (LAPACK's |re| + |im| in complex
+// precisions); a NaN sticks.
+template <typename T>
+real_type<T> largest(const std::vector<T>& v, size_t first, size_t n) {
+    real_type<T> m = 0;
+    for (size_t i = first; i < first + n; ++i) {
+        real_type<T> a;
+        if constexpr (scalar_traits<T>::is_complex)
+            a = std::abs(v[i].real()) + std::abs(v[i].imag());
+        else
+            a = std::abs(v[i]);
+        if (!(a <= m)) m = a;
+    }
+    return m;
+}
+
 // What a step's residual says: whether every column of X is refined, its residual's
-// largest element (LAPACK's |re| + |im| in complex precisions) at most `bound` times X's,
-// and the largest of them all. A NaN never passes.
+// largest element at most `bound` times X's, and the largest of them all. A NaN never
+// passes.
 template <typename R>
 struct Residual {
     bool refined;
@@ -73,29 +101,12 @@ struct Residual {
 };
 
 template <typename T>
-Residual<real_type<T>> residual(const Matrix<T>& X, const Matrix<T>& R, real_type<T> bound) {
+Residual<real_type<T>> residual(const std::vector<T>& x, const std::vector<T>& r, int64_t n, real_type<T> bound) {
     if (simulated) return {true, 0};  // no values to read: one step is what the run times
-    const int64_t n = X.m(), nrhs = X.n(), ld = std::max<int64_t>(n, 1);
-    std::vector<T> x(size_t(ld * nrhs)), r(size_t(ld * nrhs));
-    X.to_lapack(x.data(), ld);
-    R.to_lapack(r.data(), ld);
-    const auto largest = [&](const std::vector<T>& v, int64_t j) {
-        real_type<T> m = 0;
-        for (int64_t i = 0; i < n; ++i) {
-            const T e = v[size_t(i + j * ld)];
-            real_type<T> a;
-            if constexpr (scalar_traits<T>::is_complex)
-                a = std::abs(e.real()) + std::abs(e.imag());
-            else
-                a = std::abs(e);
-            if (!(a <= m)) m = a;  // NaN sticks
-        }
-        return m;
-    };
     Residual<real_type<T>> out{true, 0};
-    for (int64_t j = 0; j < nrhs; ++j) {
-        const real_type<T> rj = largest(r, j);
-        out.refined = out.refined && rj <= largest(x, j) * bound;
+    for (size_t j = 0; n > 0 && j < x.size() / size_t(n); ++j) {
+        const real_type<T> rj = largest(r, j * size_t(n), size_t(n));
+        out.refined = out.refined && rj <= largest(x, j * size_t(n), size_t(n)) * bound;
         out.largest = std::max(out.largest, rj);
     }
     return out;
@@ -141,6 +152,124 @@ int unit_exponent(R v) {
     return std::clamp(-e, -most, most);
 }
 
+// The factors M of A in L as GMRES's preconditioner: z = M^-1 y for y = A v or v, one
+// column of T in host memory, the product in T and the solve in L as tile tasks, with one
+// wait. Under FP16 the narrowing scales y as the classical steps scale r: by its largest
+// element, A v's bounded by ||A||inf max|v|.
+template <typename T, typename Solver>
+class Preconditioner {
+public:
+    using L = paired_t<T>;
+    using R = real_type<T>;
+    Preconditioner(const Solver& s, const Matrix<T>& A, const Matrix<L>& SA, int a, bool scaled, R norm_a)
+        : s_(s), A_(A), SA_(SA), a_(a), scaled_(scaled), norm_a_(norm_a), v_(A.n(), 1, A.scales(), false),
+          w_(A.n(), 1, A.scales(), false), l_(A.n(), 1, A.scales(), false), V_(MatrixAccess::view(v_)),
+          W_(MatrixAccess::view(w_)), S_(MatrixAccess::view(l_)) {}
+
+    // z = M^-1 (A v) (`product`) or M^-1 v; false where narrowing overflowed L.
+    bool apply(const std::vector<T>& v, bool product, std::vector<T>& z) {
+        const int64_t n = A_.n();
+        V_.from_lapack(v.data(), std::max<int64_t>(n, 1));
+        const int c = scaled_ ? unit_exponent((product ? norm_a_ : R(1)) * largest(v, 0, v.size())) : 0;
+        Request narrowed = submit(A_, [&](const Context& ctx) {
+            if (product) s_.multiply(ctx, T(1), A_, V_, T(0), W_);
+            algorithms::lag2(ctx, true, Uplo::Lower, false, c, product ? W_ : V_, S_);
+        });
+        Request solved = submit(SA_, [&](const Context& ctx) { s_.solve(ctx, SA_, S_); });
+        submit(A_, [&](const Context& ctx) { algorithms::lag2(ctx, true, Uplo::Lower, false, a_ - c, S_, W_); })
+            .wait();
+        if (narrowed.wait() != 0) return false;
+        z.resize(v.size());
+        W_.to_lapack(z.data(), std::max<int64_t>(n, 1));
+        return true;
+    }
+
+private:
+    const Solver& s_;
+    const Matrix<T>& A_;
+    const Matrix<L>& SA_;
+    int a_;
+    bool scaled_;
+    R norm_a_;
+    TileStorage<T> v_, w_;
+    TileStorage<L> l_;
+    Matrix<T> V_, W_;
+    Matrix<L> S_;
+};
+
+template <typename T>
+T dot(const std::vector<T>& x, const std::vector<T>& y) {  // x^H y
+    T sum = 0;
+    for (size_t i = 0; i < x.size(); ++i) sum += detail::conj(x[i]) * y[i];
+    return sum;
+}
+template <typename T>
+void axpy(T alpha, const std::vector<T>& x, std::vector<T>& y) {
+    for (size_t i = 0; i < x.size(); ++i) y[i] += alpha * x[i];
+}
+
+// (x, y) = (c x + s y, -conj(s) x + c y): a Givens rotation, c real.
+template <typename T>
+void rotate(real_type<T> c, T s, T& x, T& y) {
+    const T t = c * x + s * y;
+    y = -detail::conj(s) * x + c * y;
+    x = t;
+}
+
+// d with A d ~ r by GMRES in T on M^-1 A d = M^-1 r (left-preconditioned, from d = 0,
+// modified Gram-Schmidt, Givens rotations on the Hessenberg matrix), until M^-1 (r - A d)
+// has shrunk by `reduction` or after `most` iterations. Returns the iterations (one
+// application of M each, after the first), or -1 where a narrowing overflowed.
+template <typename T, typename Apply>
+int gmres(Apply&& apply, const std::vector<T>& r, real_type<T> reduction, int most, std::vector<T>& d) {
+    using R = real_type<T>;
+    d.assign(r.size(), T(0));
+    std::vector<T> z;
+    if (!apply(r, false, z)) return -1;
+    const R beta = std::sqrt(std::real(dot(z, z)));
+    if (!(beta > 0) || !std::isfinite(beta)) return 0;  // nothing to correct, or nothing that can be
+    std::vector<std::vector<T>> basis{z}, h;  // h[j]: the Hessenberg matrix's column j, rotated
+    for (T& e : basis[0]) e /= beta;
+    std::vector<R> cs;
+    std::vector<T> sn, g{T(beta)};
+    int k = 0;
+    while (k < most) {
+        if (!apply(basis[size_t(k)], true, z)) return -1;
+        std::vector<T> column(size_t(k) + 2);
+        for (int i = 0; i <= k; ++i) {
+            column[size_t(i)] = dot(basis[size_t(i)], z);
+            axpy(-column[size_t(i)], basis[size_t(i)], z);
+        }
+        const R next = std::sqrt(std::real(dot(z, z)));
+        column[size_t(k) + 1] = T(next);
+        for (int i = 0; i < k; ++i) rotate(cs[size_t(i)], sn[size_t(i)], column[size_t(i)], column[size_t(i) + 1]);
+        // The rotation that zeroes the subdiagonal element, then applied to g.
+        const T top = column[size_t(k)];
+        const R rho = std::hypot(std::abs(top), next);
+        const R c = rho > 0 ? std::abs(top) / rho : R(1);
+        const T phase = std::abs(top) > 0 ? top / std::abs(top) : T(1);
+        const T sine = rho > 0 ? phase * next / rho : T(0);
+        cs.push_back(c), sn.push_back(sine);
+        column[size_t(k)] = phase * rho, column[size_t(k) + 1] = T(0);
+        g.push_back(T(0));
+        rotate(c, sine, g[size_t(k)], g[size_t(k) + 1]);
+        h.push_back(std::move(column));
+        ++k;
+        if (!(std::abs(g[size_t(k)]) > reduction * beta) || !(next > 0)) break;
+        for (T& e : z) e /= next;
+        basis.push_back(z);
+    }
+    // d = the basis times y, H y = g on the k x k upper triangle.
+    std::vector<T> y(static_cast<size_t>(k));
+    for (int i = k - 1; i >= 0; --i) {
+        T sum = g[size_t(i)];
+        for (int j = i + 1; j < k; ++j) sum -= h[size_t(j)][size_t(i)] * y[size_t(j)];
+        y[size_t(i)] = sum / h[size_t(i)][size_t(i)];
+    }
+    for (int j = 0; j < k; ++j) axpy(y[size_t(j)], basis[size_t(j)], d);
+    return k;
+}
+
 // The refinement: X from the factors of A in the lower precision L, refined in T until
 // each column's residual passes LAPACK's test (||r|| <= sqrt(n) eps ||A|| ||x||, in max
 // norms), else T's own solve. `iter` as LAPACK's: the steps taken, or -2 (an element of A,
@@ -151,6 +280,11 @@ int unit_exponent(R v) {
 // whose range is 6e-5 to 65504, L holds 2^a A and each right side 2^c r, exponents that
 // bring their largest elements near 1; the correction is then 2^(a - c) times L's
 // solution. Elsewhere a = c = 0, as LAPACK's.
+//
+// Under TF32, BF16 or FP16 products (u = 2^-11 or 2^-8 in the factors) the classical step
+// stops converging past small orders (doc/notes/tf32-refinement.md): each step's
+// correction is then GMRES's, preconditioned by the factors (Carson and Higham's GMRES-IR,
+// cuSOLVER's CUSOLVER_IRS_REFINE_GMRES), and `iter` counts the factors' applications.
 template <typename T, typename Solver>
 int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix<T>& X, int& iter) {
     using L = paired_t<T>;
@@ -190,12 +324,15 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
     // not kept).
     Request narrowed, solved;
     R bound = -1;
+    const bool krylov = gpu_math() != GpuMath::Fp32;
+    std::optional<Preconditioner<T, Solver>> M;  // GMRES's, once it is needed
+    int applied = 0;
     for (int step = 0; reason == 0; ++step) {
-        // X = X + dx (X = x0 at first) and R = B - A X, in T.
+        // X = X + dx (X = x0 at first; GMRES's dx is added on the host) and R = B - A X, in T.
         submit(A, [&](const Context& ctx) {
-            algorithms::lag2(ctx, true, Uplo::Lower, step > 0, a - c, SX, X);
+            if (step == 0 || !krylov) algorithms::lag2(ctx, true, Uplo::Lower, step > 0, a - c, SX, X);
             algorithms::lacpy(ctx, false, B, Rm);
-            s.residual(ctx, A, X, Rm);
+            s.multiply(ctx, T(-1), A, X, T(1), Rm);
         }).wait();
         if (narrowed.wait() != 0) {
             reason = -2;
@@ -203,14 +340,36 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
         }
         // LAPACK's eps, the unit roundoff (half numeric_limits' epsilon).
         if (bound < 0) bound = norm->value() * (std::numeric_limits<R>::epsilon() / 2) * std::sqrt(R(n));
-        const Residual<R> now = residual(X, Rm, bound);
+        std::vector<T> x, rs;
+        if (!simulated) x = host_copy(X), rs = host_copy(Rm);
+        const Residual<R> now = residual(x, rs, n, bound);
         if (now.refined) {
-            iter = step;
+            iter = krylov ? applied : step;
             return 0;
         }
         if (step == max_iterations) {
             reason = -(max_iterations + 1);
             break;
+        }
+        if (krylov) {
+            // Each column's dx by GMRES, at most max_iterations applications of M, to a
+            // reduction of 1e-6: M's solves in L bound what one step gains, and further
+            // iterations (1e-10) took half again as many applications for the same steps.
+            constexpr R reduction = R(1e-6);
+            if (!M) M.emplace(s, A, SA, a, scaled, norm->value());
+            const auto apply = [&](const std::vector<T>& v, bool product, std::vector<T>& z) {
+                return M->apply(v, product, z);
+            };
+            std::vector<T> column(static_cast<size_t>(n)), dx;
+            for (int64_t j = 0; j < nrhs && reason == 0; ++j) {
+                std::copy_n(rs.begin() + j * n, n, column.begin());
+                const int k = gmres(apply, column, reduction, max_iterations, dx);
+                if (k < 0) reason = -2;
+                applied += k + 1;
+                std::transform(dx.begin(), dx.end(), x.begin() + j * n, x.begin() + j * n, std::plus<T>());
+            }
+            Matrix<T>(X).from_lapack(x.data(), std::max<int64_t>(n, 1));  // X's tiles, through a handle on them
+            continue;
         }
         if (scaled) c = unit_exponent(now.largest);
         narrowed = submit(Rm, [&](const Context& ctx) { algorithms::lag2(ctx, true, Uplo::Lower, false, c, Rm, SX); });
