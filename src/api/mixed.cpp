@@ -10,7 +10,7 @@
 #include "call.hpp"
 #include "layout_call.hpp"
 #include "src/base/simulation.hpp"
-#include "src/starpu/codelets.hpp"  // gpu_math
+#include "src/kernels/gpu_math.hpp"
 #include "src/starpu/pivot_storage.hpp"
 
 namespace grain {

@@ -26,6 +26,7 @@
 #include "src/starpu/distributed.hpp"
 #include "src/sched/darts_policy.hpp"
 #include "src/sched/placement.hpp"
+#include "src/kernels/gpu_math.hpp"
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/column_pins.hpp"
 #include "src/starpu/handles.hpp"

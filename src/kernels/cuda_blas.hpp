@@ -12,7 +12,7 @@
 
 #include "cuda_support.hpp"
 #include "qr_apply.hpp"
-#include "src/starpu/codelets.hpp"  // gpu_math
+#include "gpu_math.hpp"
 
 namespace grain::detail::cuda {
 

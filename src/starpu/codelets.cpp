@@ -40,7 +40,6 @@ starpu_cuda_func_t cuda_function([[maybe_unused]] size_t k) {
 }
 
 std::atomic<int> cpu_limit{0};
-std::atomic<GpuMath> single_math{GpuMath::Fp32};
 
 // StarPU's can_execute hook of the codelets that have a CUDA kernel: a CPU worker runs a
 // task unless GPUs run too and one of its tiles is larger than the limit.
@@ -113,9 +112,6 @@ starpu_codelet* codelet(Kernel kernel) {
 
 void set_cpu_tile_limit(int limit) { cpu_limit = limit; }
 int cpu_tile_limit() { return cpu_limit.load(); }
-
-void set_gpu_math(GpuMath math) { single_math = math; }
-GpuMath gpu_math() { return single_math.load(); }
 
 #define GRAIN_INSTANTIATE(T) template starpu_codelet* codelet<T>(Kernel);
 GRAIN_FOR_EACH_PRECISION(GRAIN_INSTANTIATE)

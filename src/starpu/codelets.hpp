@@ -17,12 +17,6 @@ starpu_codelet* codelet(Kernel kernel);
 void set_cpu_tile_limit(int limit);
 int cpu_tile_limit();
 
-// RuntimeOptions::gpu_math: what single-precision tile products run on the GPUs; the
-// Runtime sets it, the mixed-precision solvers read it (FP16 needs their scaling).
-enum class GpuMath { Fp32, Tf32, Bf16, Fp16 };
-void set_gpu_math(GpuMath math);
-GpuMath gpu_math();
-
 // The GPUs StarPU runs workers on (each has RuntimeOptions::gpu_workers of them); 0
 // before it starts.
 int gpu_count();
