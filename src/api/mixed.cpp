@@ -271,14 +271,13 @@ int gmres(Apply&& apply, const std::vector<T>& r, real_type<T> reduction, int mo
 // before the fall-back. Returns T's factorization's info (0 unless the fall-back's failed).
 //
 // Where the GPUs' single-precision products round to FP16 (RuntimeOptions::gpu_math),
-// whose range is 6e-5 to 65504, L holds 2^a A and each right side 2^c r, exponents that
-// bring their largest elements near 1; the correction is then 2^(a - c) times L's
-// solution. Elsewhere a = c = 0, as LAPACK's.
+// whose range is 6e-5 to 65504, L holds 2^a A and 2^c B, exponents that bring their largest
+// elements near 1, and x0 is 2^(a - c) times L's solution. Elsewhere a = c = 0, as LAPACK's.
 //
 // Under TF32, BF16 or FP16 products (u = 2^-11 or 2^-8 in the factors) the classical step
 // stops converging past small orders (doc/notes/tf32-refinement.md): each step's
 // correction is then GMRES's, preconditioned by the factors (Carson and Higham's GMRES-IR,
-// cuSOLVER's CUSOLVER_IRS_REFINE_GMRES), and `iter` counts the factors' applications.
+// cuSOLVER's CUSOLVER_IRS_REFINE_GMRES), in T, and `iter` counts the factors' applications.
 template <typename T, typename Solver>
 int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix<T>& X, int& iter) {
     using L = paired_t<T>;
@@ -293,7 +292,7 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
     const Matrix<T> Rm = MatrixAccess::view(r);
     const bool scaled = gpu_math() == GpuMath::Fp16;
     const int a = scaled ? unit_exponent(PendingNorm<T>(Norm::Max, s.shape(), A).value()) : 0;
-    int c = scaled ? unit_exponent(PendingNorm<T>(Norm::Max, {}, B).value()) : 0;
+    const int c = scaled ? unit_exponent(PendingNorm<T>(Norm::Max, {}, B).value()) : 0;
     int reason = 0;
     std::optional<PendingNorm<T>> norm;
     {
@@ -362,7 +361,6 @@ int refine(const Solver& s, const Matrix<T>& A, const Matrix<T>& B, const Matrix
             Matrix<T>(X).from_lapack(x.data(), std::max<int64_t>(n, 1));  // X's tiles, through a handle on them
             continue;
         }
-        if (scaled) c = unit_exponent(now.largest);
         narrowed = submit(Rm, [&](const Context& ctx) { algorithms::lag2(ctx, true, Uplo::Lower, false, c, Rm, SX); });
         solved = submit(SA, [&](const Context& ctx) { s.solve(ctx, SA, SX); });
     }
