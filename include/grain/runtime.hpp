@@ -62,8 +62,8 @@ struct RuntimeOptions {
     /// "tf32", "bf16" or "fp16" and sums kept in single (cuBLAS's compute types). Faster,
     /// and less accurate: meant for the low-precision factorization of gesv_mixed and
     /// posv_mixed, which under these three refine by GMRES preconditioned by the factors
-    /// (classical steps stop converging), and under "fp16" scale A and each residual by
-    /// powers of two into FP16's range. Cores compute in IEEE single whatever it says.
+    /// (classical steps stop converging), and under "fp16" scale A and B by powers of two
+    /// into FP16's range. Cores compute in IEEE single whatever it says.
     /// Empty: GRAIN_GPU_MATH, else "fp32".
     std::string gpu_math;
 };
