@@ -533,7 +533,7 @@ void pivots_everywhere(const Context& ctx, const PivotBlocks& pivots) {
     template void lacpy<T>(const Context&, bool, Tile<T>, Tile<T>, int);                               \
     template void laset<T>(const Context&, T, Tile<T>, int);                                           \
     template void trzero<T>(const Context&, Tile<T>, int);                                             \
-    template void lag2<T>(const Context&, bool, Uplo, bool, int, Tile<T>, Tile<paired_t<T>>, int);          \
+    template void lag2<T>(const Context&, bool, Uplo, bool, int, Tile<T>, Tile<paired_t<T>>, int);     \
     template void own_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, int);                \
     template void own_mqrt<T>(const Context&, bool, Side, Op, starpu_data_handle_t, Tile<T>, Tile<T>, int); \
     template void pair_qrt<T>(const Context&, bool, bool, starpu_data_handle_t, Tile<T>, Tile<T>, int); \
