@@ -14,6 +14,8 @@
 #include "src/starpu/codelets.hpp"
 #include "src/starpu/distributed.hpp"
 #include "src/starpu/kernel_task.hpp"
+#include "src/base/panel_share.hpp"
+#include "src/base/simulation.hpp"
 #include "src/starpu/pivot_storage.hpp"
 #include "tasks.hpp"
 
@@ -47,7 +49,8 @@ bool panel_split_below(const PivotBlocks& pivots, int k, const Tile<T>& out) {
 // the arguments' precision, or its pair's for a conversion).
 template <typename T, typename U>
 void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<U>& out,
-            const starpu_data_handle_t* handles, int n, int64_t priority, starpu_task* built = nullptr) {
+            const starpu_data_handle_t* handles, int n, int64_t priority, starpu_task* built = nullptr,
+            bool throttled = true) {
     args.col_offset = ctx.col_offset + out.col_offset;
     args.request = ctx.request;
     args.counters = &ctx.recursion->counters().at(kernel, ctx.level);
@@ -55,7 +58,7 @@ void insert(const Context& ctx, Kernel kernel, TileArgs<T> args, const Tile<U>& 
     args.kernel = kernel;
     args.level = ctx.level;
     args.writers = &out.grid->writers_in_flight(out.i, out.j);
-    ctx.recursion->wait_for_window();
+    if (throttled) ctx.recursion->wait_for_window();
     insert_kernel(kernel, args, handles, n, int(priority), built);
 }
 
@@ -156,10 +159,93 @@ void run_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const Pivot
     insert(ctx, kernel, args, first, handles.data(), int(handles.size()), global_priority(ctx, first, priority), built);
 }
 
+// The processes holding a column's tiles, the first tile's first, and each tile's.
+template <typename T>
+std::shared_ptr<PanelShare> holders(const std::vector<Tile<T>>& column) {
+    auto share = std::make_shared<PanelShare>();
+    for (const Tile<T>& t : column) {
+        const int owner = t.grid->owner(t.i, t.j);
+        auto held = std::find(share->ranks.begin(), share->ranks.end(), owner);
+        if (held == share->ranks.end()) held = share->ranks.insert(held, owner);
+        share->holder.push_back(int(held - share->ranks.begin()));
+    }
+    const auto me = std::find(share->ranks.begin(), share->ranks.end(), mpi::rank());
+    share->me = me == share->ranks.end() ? -1 : int(me - share->ranks.begin());
+    return share;
+}
+
+// A panel whose tiles lie on several processes: each process factors its own tiles in a
+// task of its own, the shares exchanging the pivot search's messages and the rows that
+// trade places (kernels/cpu_panel.hpp). A share blocks its worker until the others run
+// theirs, so none starts before every one is submitted, its inputs are ready and its
+// process has ended the shares it submitted before: on each process a task writes a token
+// once its tiles are ready, in that process's turn (mpi::turn: its shares one at a time,
+// in the order every process submits them); each share reads the others' tokens and
+// takes the turn. The share goes in past the submission window, whose wait could hold it
+// back behind tasks that wait for blocked workers. The pivots are the diagonal tile's
+// process's; the others write a scratch block.
+template <typename T>
+void submit_shared_panel(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
+                         int64_t first_row, int priority, std::shared_ptr<PanelShare> share) {
+    const int processes = int(share->ranks.size());
+    const size_t slots = static_cast<size_t>(processes);
+    const int64_t first_tag = mpi::new_tags(2 * int64_t(processes));
+    share->tag = int(first_tag % 32768);  // MPI guarantees tags up to 32767
+    share->tile_rows = column.front().grid->tile_rows(column.front().i);
+    share->messages = &mpi::panel_messages();
+    ctx.request->scratch.push_back(share);
+    std::vector<starpu_data_handle_t> tokens(slots), blocks(slots, pivots.at(k));
+    for (int q = 0; q < processes; ++q) {
+        starpu_vector_data_register(&tokens[size_t(q)], -1, 0, 1, sizeof(int));
+        mpi::register_tile(tokens[size_t(q)], first_tag + q, share->ranks[size_t(q)]);
+        if (q == 0) continue;
+        starpu_vector_data_register(&blocks[size_t(q)], -1, 0, starpu_vector_get_nx(pivots.at(k)), sizeof(int));
+        mpi::register_tile(blocks[size_t(q)], first_tag + processes + q, share->ranks[size_t(q)]);
+    }
+    TileArgs<T> args;
+    args.share = share.get();
+    args.row_offset = ctx.row_offset + first_row;
+    const int64_t at_priority = global_priority(ctx, column.front(), priority);
+    for (int pass = 0; pass < 2; ++pass)
+        for (int q = 0; q < processes; ++q) {
+            const int rank = share->ranks[size_t(q)];
+            // The token, or the pivots and the others' tokens; the turn; the tiles.
+            std::vector<starpu_data_handle_t> handles{pass == 0 ? tokens[size_t(q)] : blocks[size_t(q)]};
+            std::vector<starpu_data_access_mode> modes{STARPU_W};
+            if (pass == 1)
+                for (int other = 0; other < processes; ++other)
+                    if (other != q) handles.push_back(tokens[size_t(other)]), modes.push_back(STARPU_R);
+            handles.push_back(mpi::turn(rank)), modes.push_back(STARPU_W);
+            const Tile<T>* out = nullptr;
+            for (size_t t = 0; t < column.size(); ++t)
+                if (share->holder[t] == q) {
+                    if (!out) out = &column[t];
+                    handles.push_back(column[t].use()), modes.push_back(pass == 0 ? STARPU_R : STARPU_RW);
+                }
+            const int n = int(handles.size());
+            starpu_codelet* cl = pass == 0 ? ready_codelet() : codelet<T>(Kernel::Getrf);
+            if (starpu_task* built = mpi::build(cl, handles.data(), n, rank, modes.data())) {
+                built->priority = int(at_priority);
+                if (pass == 0) {
+                    if (starpu_task_submit(built) != 0) throw runtime_error("grain: starpu_task_submit failed");
+                } else {
+                    built->where = STARPU_CPU;  // it calls MPI
+                    insert(ctx, Kernel::Getrf, args, *out, handles.data(), n, at_priority, built, false);
+                }
+            }
+            mpi::after_submit(cl, handles.data(), n, rank, modes.data());
+        }
+    for (int q = 0; q < processes; ++q) {
+        starpu_data_unregister_submit(tokens[size_t(q)]);
+        if (q > 0) starpu_data_unregister_submit(blocks[size_t(q)]);
+    }
+}
+
 // A column task on block k of `pivots`, then a column of tiles `column` whose first row
 // is first_row of the view: counted, or decided and inserted (run_column). On a
-// distributed matrix it runs on the rank owning the column's first tile (a panel's
-// diagonal tile, whose rank owns the step's pivot block): every rank submits it, and
+// distributed matrix a panel over several processes is shared (submit_shared_panel);
+// any other column task runs on the rank owning the column's first tile (for a panel,
+// the diagonal tile, whose rank owns the step's pivot block): every rank submits it, and
 // StarPU-MPI brings the column's other tiles and the pivots there and sends the tiles
 // written back to their ranks. It stays whole there: a split would write other ranks'
 // tiles through local copies, and laswp splits where its panel did, which only the
@@ -176,6 +262,16 @@ void submit_column(const Context& ctx, Kernel kernel, TileArgs<T> args, const Pi
     if (!(first.grid->distributed() && mpi::active()))
         return run_column(ctx, kernel, args, pivots, k, column, first_row, priority, true, nullptr);
     if (kernel == Kernel::Getrf) pivots.storage->set_panel_split(pivots.at(k), 0);
+    if (kernel == Kernel::Getrf && !simulated) {  // simulated kernels send nothing
+        std::shared_ptr<PanelShare> share = holders(column);
+        if (share->ranks.size() > 1) {
+            try {
+                return submit_shared_panel(ctx, pivots, k, column, first_row, priority, std::move(share));
+            } catch (const std::exception& e) {
+                mpi::abort_all(e.what());
+            }
+        }
+    }
     const KernelInfo& info = kernel_info(kernel);
     std::vector<starpu_data_handle_t> handles{pivots.at(k)};
     std::vector<starpu_data_access_mode> modes{info.modes[0]};

@@ -4,6 +4,7 @@
 // the global first failing column, also when it sits in another process's tile and in a
 // sub-tile of a split; every placement gives the same results; one process's bad
 // argument ends the call on every process.
+#include <cmath>
 #include <functional>
 #include <string>
 #include <utility>
@@ -259,6 +260,39 @@ TEST(Mpi, GetrfGetrsGesv) {
         SCOPED_TRACE("1-D and random distributions");
         check(d);
     }
+}
+
+// A panel whose tiles lie on several processes is factored by all of them, each on its own
+// tiles, the pivot search running across them: every process runs a getrf kernel for each
+// step whose panel holds a tile of its, with LAPACKE's pivots and a small residual, on a
+// matrix whose columns are graded down to 1e-10 too (condition number about 1e10).
+TEST(Mpi, PanelRunsOnEveryProcessHoldingItsTiles) {
+    const int ranks = Runtime::ranks();
+    Runtime& runtime = test_runtime();
+    runtime.set_split("none");
+    for (double cond : {1.0, 1e10})
+        for (const Distribution& d :
+             {Distribution::block_cyclic(ranks, 1), Distribution::rows(ranks), Distribution::random(ranks, 11)}) {
+            SCOPED_TRACE(::testing::Message() << "grid " << d.p() << "x" << d.q() << " cond " << cond);
+            Array<T> A = random_array<T>(n, n, Kind::General, rng());
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) A(i, j) *= std::pow(cond, -double(j) / double(n - 1));
+            Matrix<T> MA(n, n, ladder.front(), d);  // one level: a panel is one kernel per process
+            MA.from_lapack(A.data(), A.ld());
+            runtime.reset_statistics();
+            Pivots ipiv(n);
+            ASSERT_EQ(getrf(MA, ipiv), 0);
+            const std::vector<int> p(ipiv.data(), ipiv.data() + n);
+            expect_lapacke_pivots(A, p);
+            EXPECT_LT(factor_residual(permuted(A, p), testing::lu_product(to_array(MA))), 60);
+            int64_t held = 0;
+            for (int k = 0; k < MA.nt(); ++k) {
+                bool mine = false;
+                for (int m = k; m < MA.mt(); ++m) mine = mine || d.rank(m, k) == Runtime::rank();
+                held += mine;
+            }
+            EXPECT_EQ(runtime.statistics().at("getrf", 0).finished, held) << "rank " << Runtime::rank();
+        }
 }
 
 TEST(Mpi, GemmTrsmSyrk) {

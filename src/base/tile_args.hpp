@@ -9,6 +9,7 @@
 
 namespace grain::detail {
 
+struct PanelShare;
 struct RequestState;
 struct TaskCounters;
 class TraceLog;
@@ -30,6 +31,7 @@ struct TileArgs {
     int first_strip = 1;  // updates: the tiles of the first strip they write (the rest are the second's)
     int64_t col_offset = 0;  // Potrf, GetrfNopiv, Getrf: global column of the tile's first column
     int64_t row_offset = 0;  // Getrf, Laswp: global row of the column's first row (pivots are global)
+    const PanelShare* share = nullptr;  // Getrf: this process's share of a panel spread over processes
     RequestState* request = nullptr;  // where factorizations report info
     TaskCounters* counters = nullptr;  // this (kernel, level)'s live counters
     std::atomic<int>* writers = nullptr;  // the output tile's writers_in_flight, while in flight

@@ -9,6 +9,7 @@
 
 #include "blas.hpp"
 #include "cpu_norms.hpp"  // the norms' kernel, which the table below names too
+#include "cpu_panel.hpp"  // a panel spread over processes: getrf's share of it
 #include "cpu_qr.hpp"  // QR's and LQ's kernels, likewise
 
 namespace grain::detail::cpu {
@@ -237,6 +238,7 @@ void scale(void* buffers[], void* cl_arg) {
 template <typename T>
 void getrf(void* buffers[], void* cl_arg) {
     const TileArgs<T>& p = args<T>(cl_arg);
+    if (p.share) return getrf_share(buffers, p);
     const int tiles = column_tiles(p.task), rows = column_rows(buffers, p.task);
     const int cols = dims(buffers[1]).cols;
     std::vector<T> panel;

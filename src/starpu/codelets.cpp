@@ -42,11 +42,12 @@ starpu_cuda_func_t cuda_function([[maybe_unused]] size_t k) {
 std::atomic<int> cpu_limit{0};
 
 // StarPU's can_execute hook of the codelets that have a CUDA kernel: a CPU worker runs a
-// task unless GPUs run too and one of its tiles is larger than the limit.
+// task unless GPUs run too and one of its tiles is larger than the limit, or the task is
+// one only the cores may run (a share of a panel spread over processes).
 int within_cpu_limit(unsigned worker, starpu_task* task, unsigned) {
     const int limit = cpu_limit.load(std::memory_order_relaxed);
     if (limit <= 0 || starpu_worker_get_type(int(worker)) != STARPU_CPU_WORKER ||
-        starpu_cuda_worker_get_count() == 0)
+        starpu_cuda_worker_get_count() == 0 || task->where == STARPU_CPU)  // only the cores may run it
         return 1;
     uint32_t side = 0;
     for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {

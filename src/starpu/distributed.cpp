@@ -22,6 +22,17 @@ namespace {
 bool running = false;  // StarPU runs under StarPU-MPI
 int my_rank = 0, rank_count = 1;
 int64_t next_tag = 1;
+std::vector<starpu_data_handle_t> turns;  // each rank's (turn())
+
+// Where no worker sends MPI messages (one node; simulated nodes, whose kernels do not run).
+class NoPanelMessages final : public PanelMessages {
+public:
+    void send(const void*, size_t, int, int) const override { fail(); }
+    void receive(void*, size_t, int, int) const override { fail(); }
+
+private:
+    [[noreturn]] static void fail() { throw runtime_error("grain: internal error: a shared panel's message here"); }
+};
 
 }  // namespace
 
@@ -57,6 +68,8 @@ void initialise_mpi() {}
 // grain's collectives run from the submitting thread while StarPU-MPI's thread makes its
 // own MPI calls: MPI must allow several threads, and grain uses a communicator of its own.
 MPI_Comm grain_comm = MPI_COMM_NULL;
+// A panel's shares (panel_messages) send from the workers: a communicator of their own.
+MPI_Comm panel_comm = MPI_COMM_NULL;
 
 void finalize_at_exit() {
     int finalized = 0;
@@ -65,6 +78,7 @@ void finalize_at_exit() {
     // call MPI after MPI_Finalize. The launcher reports the missing MPI_Finalize instead.
     if (finalized || running) return;
     if (grain_comm != MPI_COMM_NULL) MPI_Comm_free(&grain_comm);
+    if (panel_comm != MPI_COMM_NULL) MPI_Comm_free(&panel_comm);
     MPI_Finalize();
 }
 
@@ -83,6 +97,7 @@ void initialise_mpi() {
         throw runtime_error("grain::Runtime: this MPI gives no MPI_THREAD_MULTIPLE, which grain's collectives "
                             "beside StarPU-MPI's thread need");
     if (grain_comm == MPI_COMM_NULL) MPI_Comm_dup(MPI_COMM_WORLD, &grain_comm);
+    if (panel_comm == MPI_COMM_NULL) MPI_Comm_dup(MPI_COMM_WORLD, &panel_comm);
 }
 #endif
 
@@ -171,6 +186,16 @@ void all_reduce(T* values, int count, MPI_Op op) {
     MPI_Abort(MPI_COMM_WORLD, 1);
     std::abort();
 }
+
+class PanelMpi final : public PanelMessages {
+public:
+    void send(const void* data, size_t bytes, int rank, int tag) const override {
+        MPI_Send(data, int(bytes), MPI_BYTE, rank, tag, panel_comm);
+    }
+    void receive(void* data, size_t bytes, int rank, int tag) const override {
+        MPI_Recv(data, int(bytes), MPI_BYTE, rank, tag, panel_comm, MPI_STATUS_IGNORE);
+    }
+};
 #endif
 
 std::vector<starpu_data_descr> descriptions(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n,
@@ -183,6 +208,28 @@ std::vector<starpu_data_descr> descriptions(starpu_codelet* codelet, const starp
 }  // namespace
 
 bool built() { return true; }
+
+starpu_data_handle_t turn(int rank) {
+    if (turns.empty()) {
+        const int64_t tag = new_tags(rank_count);
+        turns.resize(size_t(rank_count));
+        for (int r = 0; r < rank_count; ++r) {
+            starpu_vector_data_register(&turns[size_t(r)], -1, 0, 1, sizeof(int));
+            starpu_mpi_data_register(turns[size_t(r)], tag + r, r);
+        }
+    }
+    return turns[size_t(rank)];
+}
+
+const PanelMessages& panel_messages() {
+#ifdef STARPU_SIMGRID
+    static const NoPanelMessages none;
+    return none;
+#else
+    static const PanelMpi messages;
+    return messages;
+#endif
+}
 
 int start(starpu_conf& conf, bool distributed) {
     if (!distributed) return starpu_init(&conf);
@@ -218,6 +265,8 @@ int start(starpu_conf& conf, bool distributed) {
 
 void stop() {
     if (!running) return starpu_shutdown();
+    for (starpu_data_handle_t h : turns) starpu_data_unregister(h);
+    turns.clear();
     starpu_mpi_shutdown();  // and StarPU, which it started
     running = false;
     my_rank = 0, rank_count = 1;
@@ -314,6 +363,11 @@ void bring_everywhere(starpu_data_handle_t) {}
 void send(const void*, size_t, int) {}
 void receive(void*, size_t, int) {}
 void broadcast(void*, size_t, int) {}
+const PanelMessages& panel_messages() {
+    static const NoPanelMessages none;
+    return none;
+}
+starpu_data_handle_t turn(int) { return nullptr; }
 
 #endif
 

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "src/base/panel_share.hpp"
+
 namespace grain::detail::mpi {
 
 // Whether this build has StarPU-MPI.
@@ -69,5 +71,11 @@ void receive(void* data, size_t bytes, int source);
 void broadcast(void* data, size_t bytes, int root);
 // Brings the tile to every rank's main memory (a collective over its registration).
 void bring_everywhere(starpu_data_handle_t handle);
+// The messages of a panel spread over processes, sent from the workers running its shares.
+const PanelMessages& panel_messages();
+// Rank `rank`'s turn: a handle its shares of columns spread over processes write, so that
+// each process runs them one at a time in the order every process submits them
+// (registered on every rank at the first share, until stop()).
+starpu_data_handle_t turn(int rank);
 
 }  // namespace grain::detail::mpi

@@ -151,6 +151,20 @@ void submit_gather(starpu_data_handle_t tile) {
     if (ret != 0) throw runtime_error("grain: starpu_task_submit failed (" + std::string(std::strerror(-ret)) + ")");
 }
 
+starpu_codelet* ready_codelet() {
+    static starpu_codelet ready = [] {
+        starpu_codelet cl{};
+        cl.where = STARPU_CPU;
+        cl.cpu_funcs[0] = [](void* buffers[], void*) {
+            *reinterpret_cast<int*>(STARPU_VECTOR_GET_PTR(buffers[0])) = 1;
+        };
+        cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
+        cl.name = "grain_ready";
+        return cl;
+    }();
+    return &ready;
+}
+
 namespace {
 
 void copy_out(void* buffers[], void* to) {

@@ -20,6 +20,9 @@ void insert_kernel(Kernel kernel, const TileArgs<T>& args, const starpu_data_han
 // for it, as for any task on the whole tile, so the tasks submitted after it that write
 // its sub-tiles partition it anew.
 void submit_gather(starpu_data_handle_t tile);
+// A task that writes its first buffer, a one-integer vector, once it may read the others:
+// a token saying a process's inputs to a shared panel are ready (StarPU-MPI sends it).
+starpu_codelet* ready_codelet();
 // Submits a task that copies vector `block` (read) into `to`, on the request's count: a
 // distributed factorization's pivots delivered where the block has no home.
 void submit_copy_out(starpu_data_handle_t block, void* to, RequestState* request);
