@@ -55,12 +55,17 @@ grain::RuntimeOptions runtime_options(const Options& options) {
     return r;
 }
 
+// A process's own file: FILE on rank 0, FILE.rankR on rank R.
+std::string of_rank(const std::string& path, const std::string& rank) {
+    return path.empty() || rank.empty() || rank == "0" ? path : path + ".rank" + rank;
+}
+
+// ... under mpirun, where the launcher's variables say which rank before the Runtime starts.
 std::string per_process(const std::string& path) {
     const char* rank = nullptr;
     for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
         if (!rank) rank = std::getenv(name);
-    if (path.empty() || !rank || std::string(rank) == "0") return path;
-    return path + ".rank" + rank;
+    return of_rank(path, rank ? rank : "");
 }
 
 // Runs every case niter times, one row each; whether every checked run passed.
@@ -89,6 +94,11 @@ bool run_all(const Options& options, const Operation& operation, std::vector<Cas
     Options run_options = options;
     if (grid) run_options.vendor = false, run_options.scalapack = options.vendor && scalapack::available();
     std::vector<std::function<void()>> gathers;
+    // Simulated nodes are one process: each rank opened FILE, and learns its rank only now.
+    if (simulated_nodes && grain::Runtime::rank() > 0) {
+        lp_stats.reopen(of_rank(options.lp_stats, std::to_string(grain::Runtime::rank())));
+        trace.reopen(of_rank(options.trace, std::to_string(grain::Runtime::rank())));
+    }
     if (trace.open()) runtime.set_trace(true);
     if (options.pinned && (runtime.ngpu() == 0 || grid))
         throw grain::invalid_argument("grain_testing", "--pinned", "given",

@@ -120,18 +120,30 @@ void Table::row(const std::vector<std::string>& cells) const {
     std::fflush(stdout);
 }
 
-CsvFile::CsvFile(const char* option, const std::string& path, const char* header) : option_(option), path_(path) {
+CsvFile::CsvFile(const char* option, const std::string& path, const char* header)
+    : option_(option), header_(header) {
+    open_at(path);
+}
+
+void CsvFile::open_at(const std::string& path) {
+    path_ = path;
     if (path.empty()) return;
     file_ = std::fopen(path.c_str(), "w");
     if (!file_) throw usage_error(error("cannot open"));
     // Written through now, so that a file that takes nothing (a full disk) fails here too.
-    std::fprintf(file_, "%s\n", header);
+    std::fprintf(file_, "%s\n", header_);
     if (std::fflush(file_) != 0 || std::ferror(file_)) {
         const std::string message = error("cannot write to");
         std::fclose(file_);
         file_ = nullptr;
         throw usage_error(message);
     }
+}
+
+void CsvFile::reopen(const std::string& path) {
+    if (!file_) return;
+    close();
+    open_at(path);
 }
 
 CsvFile::~CsvFile() {

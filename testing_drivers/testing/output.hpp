@@ -62,10 +62,15 @@ public:
     void line(const char* format, ...) __attribute__((format(printf, 2, 3)));
     void flush();  // throws if a write failed
     void close();
+    // Writes to `path` from now on, an open file only (simulated nodes: FILE.rankR once the
+    // Runtime says which rank this is).
+    void reopen(const std::string& path);
 
 private:
+    void open_at(const std::string& path);
     std::string error(const char* what) const;  // the message of a failed write, with errno's
     const char* option_;
+    const char* header_;
     std::string path_;
     std::FILE* file_ = nullptr;
 };
