@@ -251,16 +251,12 @@ int start(starpu_conf& conf, bool distributed) {
     if (set_getbind) unsetenv("STARPU_WORKERS_GETBIND");
     if (set_nobind) unsetenv("STARPU_MPI_NOBIND");
     if (ret != 0) return ret;
-    // The copies StarPU keeps of other processes' tiles are allocated per message and
-    // reach a GPU once: pinning one (CUDA's host allocation, ~0.65 ms a MiB, StarPU's
-    // model of it) costs far more than the pageable copy it would speed up. On simulated
-    // nodes they are folded memory too, as the simulated tiles are (host_memory.cpp):
-    // SimGrid's MPI copies them, nothing reads them.
-    int received_flags = STARPU_MALLOC_COUNT;
 #ifdef STARPU_SIMGRID
-    received_flags |= STARPU_MALLOC_SIMULATION_FOLDED;
+    // The copies StarPU keeps of other processes' tiles are folded memory too, as the
+    // simulated tiles are (host_memory.cpp): SimGrid's MPI copies them, nothing reads them.
+    starpu_malloc_on_node_set_default_flags(
+        STARPU_MAIN_RAM, STARPU_MALLOC_PINNED | STARPU_MALLOC_COUNT | STARPU_MALLOC_SIMULATION_FOLDED);
 #endif
-    starpu_malloc_on_node_set_default_flags(STARPU_MAIN_RAM, received_flags);
     running = true;
     starpu_mpi_comm_rank(MPI_COMM_WORLD, &my_rank);
     starpu_mpi_comm_size(MPI_COMM_WORLD, &rank_count);
