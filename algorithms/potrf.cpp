@@ -38,6 +38,8 @@ void potrf(const Context& ctx, Uplo uplo, const Matrix<T>& A) {
                                        priority);
             }
         }
+        // Step k's column is read by nothing after it.
+        for (int m = k; m < nt; ++m) detail::task::done_reading(ctx, l(m, k));
     }
 }
 

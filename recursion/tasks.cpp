@@ -266,6 +266,12 @@ void pair_mqrt(const Context& ctx, bool lq, bool triangular, Side side, Op trans
     submit_update(ctx, kernel, args, factor, V, {{A1}, {A2}}, priority);
 }
 
+template <typename T>
+void done_reading(const Context& ctx, Tile<T> t) {
+    if (ctx.counting || !(t.grid->distributed() && mpi::active())) return;
+    mpi::flush(t.use());
+}
+
 void pivots_everywhere(const Context& ctx, const PivotBlocks& pivots) {
     if (ctx.counting || !mpi::active()) return;
     for (size_t b = 0; b < pivots.blocks->size(); ++b) {
@@ -278,6 +284,7 @@ void pivots_everywhere(const Context& ctx, const PivotBlocks& pivots) {
 #define GRAIN_INSTANTIATE(T)                                                                            \
     template void lacpy<T>(const Context&, bool, Tile<T>, Tile<T>, int);                               \
     template void laset<T>(const Context&, T, Tile<T>, int);                                           \
+    template void done_reading<T>(const Context&, Tile<T>);                                            \
     template void trzero<T>(const Context&, Tile<T>, int);                                             \
     template void lag2<T>(const Context&, bool, Uplo, bool, int, Tile<T>, Tile<paired_t<T>>, int);     \
     template void own_qrt<T>(const Context&, bool, starpu_data_handle_t, Tile<T>, int);                \

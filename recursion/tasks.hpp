@@ -175,6 +175,11 @@ void getrf(const Context& ctx, const PivotBlocks& pivots, int k, const std::vect
 template <typename T>
 void laswp(const Context& ctx, const PivotBlocks& pivots, int k, const std::vector<Tile<T>>& column,
            int64_t first_row, int priority, bool reverse = false);
+// The call has submitted its last task reading tile t: on a distributed matrix the copies
+// other processes received of it are dropped after their readers, so that a call holds
+// about a panel's worth of them, not every tile it ever received.
+template <typename T>
+void done_reading(const Context& ctx, Tile<T> t);
 // After a distributed factorization: every block of `pivots` to every rank, into the
 // indices there, so that ipiv is LAPACK's whole array on every process once the call's
 // tasks are done.

@@ -293,6 +293,8 @@ void after_submit(starpu_codelet* codelet, const starpu_data_handle_t* handles, 
     if (ret != 0) throw runtime_error("grain: starpu_mpi_task_post_build failed");
 }
 
+void flush(starpu_data_handle_t handle) { starpu_mpi_cache_flush(MPI_COMM_WORLD, handle); }
+
 void flush_received() { starpu_mpi_cache_flush_all_data(MPI_COMM_WORLD); }
 
 int64_t reduce_info(int64_t info) {
@@ -352,6 +354,7 @@ starpu_task* build(starpu_codelet*, const starpu_data_handle_t*, int, int, const
     return nullptr;
 }
 void after_submit(starpu_codelet*, const starpu_data_handle_t*, int, int, const starpu_data_access_mode*) {}
+void flush(starpu_data_handle_t) {}
 void flush_received() {}
 int64_t reduce_info(int64_t info) { return info; }
 int64_t min_over_ranks(int64_t value) { return value; }

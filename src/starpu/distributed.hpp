@@ -47,6 +47,10 @@ starpu_task* build(starpu_codelet* codelet, const starpu_data_handle_t* handles,
 void after_submit(starpu_codelet* codelet, const starpu_data_handle_t* handles, int n, int executor,
                   const starpu_data_access_mode* modes = nullptr);
 
+// Drops the copies other ranks received of this tile (StarPU-MPI's cache) once the tasks
+// submitted so far have read them: a call's last reader of a tile is behind it.
+void flush(starpu_data_handle_t handle);
+
 // Collectives over every rank (on grain's own communicator, so they never meet
 // StarPU-MPI's messages). Each rank must call them at the same point of its calls.
 // Drops every copy received from another rank (StarPU-MPI's cache): at the end of a call,
