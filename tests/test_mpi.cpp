@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include <starpu.h>
+
 #include "common.hpp"
 
 namespace grain::test {
@@ -342,6 +344,34 @@ TEST(Mpi, TheNextCallSeesNewValues) {
         EXPECT_LT(gemm_residual(norm('M', minus(to_array(MC), ref)), T(1), norm('M', A2), norm('M', B), T(0), 0.0, n),
                   10);
     }
+}
+
+// The copies a process receives of other processes' tiles: dropped after the last reader
+// of each step (not at the call's end), their buffers kept by StarPU's allocation cache
+// and reused, by the next copies and the next call, instead of allocated (pinned, with
+// GPUs) anew. What the cache holds after a call is the most copies the call held at once.
+TEST(Mpi, ReceivedCopiesAreDroppedPerStepAndReused) {
+    if (Runtime::ranks() < 2) GTEST_SKIP() << "one process receives nothing";
+    const int64_t nt = 24, order = nt * ladder[0];
+    const Distribution d = Distribution::block_cyclic(1, Runtime::ranks());
+    const Array<T> A = random_array<T>(order, order, Kind::Spd, rng());
+    const auto held = [] { return starpu_memory_get_total(STARPU_MAIN_RAM) - starpu_memory_get_available(STARPU_MAIN_RAM); };
+    const starpu_ssize_t before = held();
+    Matrix<T> M = distributed(A, d);
+    ASSERT_EQ(potrf(Uplo::Lower, M), 0);
+    const starpu_ssize_t first = held() - before;
+    // Every tile of L below the diagonal whose column another process holds reaches this
+    // one, in a call that keeps every copy to its end.
+    const starpu_ssize_t tile_bytes = ladder[0] * ladder[0] * sizeof(T);
+    int64_t received = 0;
+    for (int64_t k = 0; k < nt; ++k)
+        if (k % Runtime::ranks() != Runtime::rank()) received += nt - 1 - k;
+    EXPECT_GT(first, 0) << "no buffer kept for reuse";
+    EXPECT_LT(first, received * tile_bytes / 2) << "copies kept to the call's end";
+    M.from_lapack(A.data(), A.ld());
+    ASSERT_EQ(potrf(Uplo::Lower, M), 0);
+    EXPECT_LE(held() - before, first + nt * tile_bytes) << "buffers not reused";
+    EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(M))), 60);
 }
 
 // A column whose pivot fails, in the last tile (another process's on grids of several),

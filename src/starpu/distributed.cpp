@@ -1,11 +1,13 @@
 #include "distributed.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -205,6 +207,28 @@ std::vector<starpu_data_descr> descriptions(starpu_codelet* codelet, const starp
     return d;
 }
 
+// A setting StarPU reads from the environment at its start, given for that start only
+// and only where the user has not set it.
+class StartDefault {
+public:
+    StartDefault(const char* name, const std::string& value, bool wanted = true)
+        : name_(name), set_(wanted && !std::getenv(name)) {
+        if (set_) setenv(name, value.c_str(), 1);
+    }
+    ~StartDefault() {
+        if (set_) unsetenv(name_);
+    }
+    StartDefault(const StartDefault&) = delete;
+    StartDefault& operator=(const StartDefault&) = delete;
+
+private:
+    const char* name_;
+    bool set_;
+};
+
+// The node's memory in MiB.
+long node_mib() { return long(sysconf(_SC_PHYS_PAGES) / (1024 * 1024 / sysconf(_SC_PAGESIZE))); }
+
 }  // namespace
 
 bool built() { return true; }
@@ -243,13 +267,14 @@ int start(starpu_conf& conf, bool distributed) {
     cpu_set_t cores;
     const bool one_core = sched_getaffinity(0, sizeof cores, &cores) == 0 && CPU_COUNT(&cores) < 2;
     if (one_core && conf.ncpus == -1) conf.ncpus = 1;
-    const bool set_getbind = !std::getenv("STARPU_WORKERS_GETBIND");
-    const bool set_nobind = one_core && !std::getenv("STARPU_MPI_NOBIND");
-    if (set_getbind) setenv("STARPU_WORKERS_GETBIND", "1", 1);
-    if (set_nobind) setenv("STARPU_MPI_NOBIND", "1", 1);
+    const StartDefault getbind("STARPU_WORKERS_GETBIND", "1");
+    const StartDefault nobind("STARPU_MPI_NOBIND", "1", one_core);
+    // A copy of another process's tile lives from its reception to the flush after its
+    // step's last reader. StarPU frees it then, and pins the next one anew (with CUDA
+    // workers; about as long as its transfer), unless main memory has a limit: its
+    // allocation cache then keeps the buffer for the next copy of that size.
+    const StartDefault cache("STARPU_LIMIT_CPU_MEM", std::to_string(node_mib()));
     const int ret = starpu_mpi_init_conf(nullptr, nullptr, 0, MPI_COMM_WORLD, &conf);
-    if (set_getbind) unsetenv("STARPU_WORKERS_GETBIND");
-    if (set_nobind) unsetenv("STARPU_MPI_NOBIND");
     if (ret != 0) return ret;
 #ifdef STARPU_SIMGRID
     // The copies StarPU keeps of other processes' tiles are folded memory too, as the
