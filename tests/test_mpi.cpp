@@ -359,12 +359,19 @@ TEST(Mpi, ReceivedCopiesAreDroppedPerStepAndReused) {
     Matrix<T> M = distributed(A, d);
     ASSERT_EQ(potrf(Uplo::Lower, M), 0);
     const starpu_ssize_t first = held() - before;
-    // Every tile of L below the diagonal whose column another process holds reaches this
-    // one (none with one process), in a call that keeps every copy to its end.
+    // L(m, k) reaches this process when another holds it and one of its updates, on row m
+    // or column m of the trailing matrix, is here (none with one process).
     const starpu_ssize_t tile_bytes = ladder[0] * ladder[0] * sizeof(T);
+    const auto here = [&](int64_t i, int64_t j) { return d.rank(i, j) == Runtime::rank(); };
     int64_t received = 0;
     for (int64_t k = 0; k < nt; ++k)
-        if (k % Runtime::ranks() != Runtime::rank()) received += nt - 1 - k;
+        for (int64_t m = k + 1; m < nt; ++m) {
+            if (here(m, k)) continue;
+            bool needed = false;
+            for (int64_t j = k + 1; j <= m; ++j) needed = needed || here(m, j);
+            for (int64_t i = m + 1; i < nt; ++i) needed = needed || here(i, m);
+            received += needed;
+        }
     if (received == 0) {
         EXPECT_EQ(first, 0) << "a buffer kept where nothing was received";
     } else {
