@@ -39,6 +39,12 @@ void trsm(const Context& ctx, Side side, Uplo uplo, Op trans, Diag diag, T alpha
                     detail::task::gemm(ctx, Op::NoTrans, trans, T(-1), tile(B, m, k), op_a(k, n), step_alpha,
                                        tile(B, m, n), priority - 1);
         }
+        // Block k of op(A) and the solved block k of X are read no more: other processes
+        // drop their copies now rather than at the call's end.
+        for (int i = 0; i < kt; ++i)
+            if (i == k || (i > k) == forward) detail::task::done_reading(ctx, left ? op_a(i, k) : op_a(k, i));
+        for (int i = 0; i < (left ? B.nt() : B.mt()); ++i)
+            detail::task::done_reading(ctx, left ? tile(B, k, i) : tile(B, i, k));
     }
 }
 

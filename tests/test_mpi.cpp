@@ -381,6 +381,22 @@ TEST(Mpi, ReceivedCopiesAreDroppedPerStepAndReused) {
     M.from_lapack(A.data(), A.ld());
     ASSERT_EQ(potrf(Uplo::Lower, M), 0);
     EXPECT_LE(held() - before, first + nt * tile_bytes) << "buffers not reused";
+
+    // A solve drops its copies per step too. A process holding a tile column of X
+    // receives every tile of L held by another; the others receive nothing.
+    const Array<T> X = random_array<T>(order, 2 * ladder[0], Kind::General, rng());
+    Matrix<T> MX = distributed(X, d);
+    int64_t solve_received = 0;
+    if (here(0, 0) || here(0, 1))
+        for (int64_t k = 0; k < nt; ++k)
+            for (int64_t m = k; m < nt; ++m) solve_received += !here(m, k);
+    const starpu_ssize_t pre_solve = held();
+    ASSERT_EQ(trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, T(1), M, MX), 0);
+    if (solve_received == 0)
+        EXPECT_EQ(held(), pre_solve) << "a buffer kept where nothing was received";
+    else
+        EXPECT_LT(held() - pre_solve, solve_received * tile_bytes / 2) << "the solve's copies kept to its end";
+    // Checked last: gathering the factor brings every tile to every process.
     EXPECT_LT(factor_residual(A, testing::cholesky_product(Uplo::Lower, to_array(M))), 60);
 }
 
