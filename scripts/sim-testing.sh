@@ -14,7 +14,9 @@
 #     --nodes, build-sim-mpi, against the StarPU of scripts/build-starpu.sh --simgrid-mpi)
 #   --nodes N: N such machines, one process each, under SimGrid's MPI (smpirun), linked by
 #     a network of $NET_BW [25GBps] and $NET_LAT [2us] per node (one 200 Gb/s InfiniBand
-#     port). StarPU's starpu_smpirun does the same with platforms of SimGrid's older
+#     port), each with $STARPU_LIMIT_CPU_MEM [1048576] MiB of memory: a GPU node's, not
+#     this machine's, which grain would give StarPU-MPI otherwise (doc/distributed.md).
+#     StarPU's starpu_smpirun does the same with platforms of SimGrid's older
 #     <AS> form; sim/'s are <zone>s, so this script writes the platform itself: each
 #     process's machine is a zone StarPU-MPI<rank> whose hosts carry that prefix, as
 #     StarPU looks them up.
@@ -108,6 +110,9 @@ if [ "$nodes" -gt 0 ]; then
   # folded memory (doc/distributed.md) in blocks of 1 GiB: a mapping per MiB would pass
   # the kernel's limit of 65530 at 64 GiB.
   stack=$(ulimit -s); [ "$stack" != unlimited ] || stack=8192
+  # The received copies live in this memory; with this machine's, a node's fills up at
+  # n = 131072 and StarPU retries its allocations at each simulated event.
+  export STARPU_LIMIT_CPU_MEM=${STARPU_LIMIT_CPU_MEM:-1048576}
   run=(smpirun -platform "$models/nodes.xml" -hostfile "$models/hostfile" -np "$nodes" "$driver"
        --cfg=smpi/privatization:yes --cfg=smpi/simulate-computation:no --cfg=contexts/stack-size:"$stack"
        --cfg=smpi/shared-malloc-blocksize:1073741824 --log=root.thres:warning)
